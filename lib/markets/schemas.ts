@@ -30,13 +30,11 @@ const oneOf = (name: string, values: readonly string[]) =>
   });
 
 const intParam = (name: string, min: number, max?: number) => {
-  let n = z.coerce
-    .number({ error: `${name} must be an integer number` })
-    .int({ error: `${name} must be an integer number` })
-    .min(min, { error: `${name} must not be less than ${min}` });
+  const notInt = { error: `${name} must be an integer number` };
+  let n = z.number().min(min, { error: `${name} must not be less than ${min}` });
   if (max !== undefined) n = n.max(max, { error: `${name} must not be greater than ${max}` });
-  // Only plain decimal digits: rejects "", " 5", "1e2", "0x10" that Number() would accept.
-  return z.string({ error: `${name} must be an integer number` }).regex(/^-?\d+$/, { error: `${name} must be an integer number` }).pipe(n);
+  // Only plain decimal digits: rejects "", " 5", "1.5", "1e2", "0x10" that Number() would accept.
+  return z.string(notInt).regex(/^-?\d+$/, notInt).transform(Number).pipe(n);
 };
 
 // ---------------------------------------------------------------- GET /v1/markets query

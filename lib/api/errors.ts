@@ -1,0 +1,27 @@
+// The NestJS-style error body of decisions.md, and the one exception type handlers throw.
+import type { ErrorBody } from "@/lib/markets/schemas";
+
+const REASONS: Record<number, string> = {
+  400: "Bad Request",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string | string[],
+  ) {
+    super(Array.isArray(detail) ? detail.join("; ") : detail);
+  }
+}
+
+export const notFound = (message: string) => new ApiError(404, message);
+/** Query validation failures carry message as an array (decisions.md). */
+export const badQuery = (...messages: string[]) => new ApiError(400, messages);
+
+export function errorBody(status: number, message: string | string[]): ErrorBody {
+  return { statusCode: status, message, error: REASONS[status] ?? "Error" };
+}

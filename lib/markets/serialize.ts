@@ -1,0 +1,106 @@
+// Rows as postgres.js returns them (numerics as strings, timestamptz as Date) → the API's snake_case shape.
+import type { Comment, MarketDetail, MarketListItem, Outcome } from "./schemas";
+
+export type Row = Record<string, any>;
+
+const ts = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+const num = (s: string | number) => Number(s);
+/** Probability: a number with two decimals on the 0..100 scale. */
+const pct = (s: string | number) => Math.round(Number(s) * 100) / 100;
+
+export function outcomeFromRow(r: Row): Outcome {
+  return {
+    id: r.id,
+    market_id: r.market_id,
+    name: r.name,
+    side: r.side,
+    index: r.index,
+    probability: pct(r.probability),
+    description: r.description,
+    image_url: r.image_url,
+    color: r.color,
+    question_id: r.question_id,
+    condition_id: r.condition_id,
+    position_id: r.position_id,
+    payout_wei: r.payout_wei,
+    created_at: ts(r.created_at)!,
+    updated_at: ts(r.updated_at)!,
+  };
+}
+
+type MarketBase = Omit<MarketListItem, "comments_count">;
+
+function marketBaseFromRow(r: Row, outcomes: Outcome[]): MarketBase {
+  return {
+    id: r.id,
+    slug: r.slug,
+    question: r.question,
+    description: r.description,
+    category: r.category,
+    sub_category: r.sub_category,
+    type: r.type,
+    status: r.status,
+    trading_starts_at: ts(r.trading_starts_at)!,
+    trading_ends_at: ts(r.trading_ends_at)!,
+    resolution_date: ts(r.resolution_date),
+    winning_outcome_id: r.winning_outcome_id,
+    winning_outcome: r.winning_outcome_id ? (outcomes.find((o) => o.id === r.winning_outcome_id) ?? null) : null,
+    resolved_at: ts(r.resolved_at),
+    settled_at: ts(r.settled_at),
+    resolved_by: r.resolved_by,
+    resolution_source: r.resolution_source,
+    resolution_note: r.resolution_note,
+    platform_fee: num(r.platform_fee),
+    spread: r.spread,
+    total_volume: num(r.total_volume),
+    image_url: r.image_url,
+    video_url: r.video_url,
+    video_poster_url: r.video_poster_url,
+    video_source_url: r.video_source_url,
+    video_provider: r.video_provider,
+    video_status: r.video_status,
+    external_source: r.external_source,
+    tags: r.tags,
+    views: r.views,
+    verified: r.verified,
+    featured: r.featured,
+    created_at: ts(r.created_at)!,
+    updated_at: ts(r.updated_at)!,
+    outcomes,
+  };
+}
+
+export function marketListItemFromRow(r: Row, outcomes: Outcome[]): MarketListItem {
+  return { ...marketBaseFromRow(r, outcomes), comments_count: r.comments_count };
+}
+
+export function commentFromRow(r: Row): Comment {
+  return {
+    id: r.id,
+    user_id: r.user_id,
+    content: r.content,
+    parent_id: r.parent_id,
+    likes_count: r.likes_count,
+    is_liked: false,
+    reply_count: r.reply_count,
+    created_at: ts(r.created_at)!,
+    user: { id: r.user_id, username: r.username, profile_image_url: r.profile_image_url },
+  };
+}
+
+export function marketDetailFromRow(
+  r: Row,
+  parts: { outcomes: Outcome[]; comments: Comment[]; topTraders: Row[]; creator: Row | null },
+): MarketDetail {
+  const detail: MarketDetail = {
+    ...marketBaseFromRow(r, parts.outcomes),
+    total_liquidity: num(r.total_liquidity),
+    top_traders: parts.topTraders.map((t) => ({ username: t.username, profile_image_url: t.profile_image_url, volume: num(t.volume) })),
+    comments: parts.comments,
+    external_market_id: r.external_market_id,
+  };
+  if (r.price_market) detail.price_market = r.price_market;
+  if (r.predict_market) detail.predict_market = r.predict_market;
+  if (parts.creator) detail.creator = { id: parts.creator.id, username: parts.creator.username, profile_image_url: parts.creator.profile_image_url };
+  return detail;
+}
