@@ -1,0 +1,48 @@
+import fs from "node:fs";
+import { defineConfig, devices } from "@playwright/test";
+
+const port = Number(process.env.TEST_PORT ?? 3210);
+const baseURL = `http://127.0.0.1:${port}`;
+// Debian's Chromium where installed (this machine, CI); Playwright's own browser elsewhere.
+const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
+const demo = process.env.DEMO === "1";
+
+export default defineConfig({
+  testDir: "e2e",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
+  outputDir: demo ? "demo-output" : "test-results/artifacts",
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: demo ? "on" : "only-on-failure",
+    video: demo ? "on" : "off",
+    launchOptions: systemChromium
+      ? {
+          executablePath: systemChromium,
+          args: [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+          ],
+        }
+      : {},
+  },
+  projects: [
+    { name: "api", testMatch: "api/**/*.spec.ts" },
+    { name: "ui", testMatch: "ui/**/*.spec.ts", use: { ...devices["Desktop Chrome"] } },
+    { name: "demo", testMatch: "demo/**/*.spec.ts", use: { ...devices["Desktop Chrome"], viewport: { width: 1366, height: 900 } } },
+  ],
+  webServer: {
+    command: "npx tsx scripts/test-server.ts",
+    url: `${baseURL}/v1/markets?limit=1`,
+    timeout: 240_000,
+    reuseExistingServer: process.env.PW_REUSE_SERVER === "1",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { TEST_PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
+  },
+});
