@@ -93,7 +93,7 @@ test.describe("GET /v1/markets/{id} and /slug/{slug}", () => {
     const users = await makeUsers(sql, 12);
     const at = new Date(Date.now() - 60e3);
     // user i trades (i+1) shares at 0.5 as maker with a taker who trades nothing else.
-    const trades = users.map((u, i) => ({ at, price: "0.500", shares: String(i + 1), maker: u, taker: null }));
+    const trades: Parameters<typeof addTrades>[2] = users.map((u, i) => ({ at, price: "0.500", shares: String(i + 1), maker: u, taker: null }));
     trades.push({ at, price: "0.250", shares: "7", maker: users[0], taker: users[0] });
     await addTrades(sql, m, trades);
     const body = marketDetailSchema.parse(await (await request.get(`/v1/markets/${m.marketId}`)).json());

@@ -13,7 +13,7 @@ test("server.ts starts the embedded database, migrates, serves, and stops cleanl
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "markets-embedded-"));
   const pgDir = path.join(dir, "pg");
   const port = 3290 + (process.pid % 7);
-  const env = { ...process.env, EMBEDDED_PG_DIR: pgDir, PORT: String(port), HOST: "127.0.0.1", SKIP_SEED: "1", LOG_REQUESTS: "0" };
+  const env: NodeJS.ProcessEnv = { ...process.env, EMBEDDED_PG_DIR: pgDir, PORT: String(port), HOST: "127.0.0.1", SKIP_SEED: "1", LOG_REQUESTS: "0" };
   delete env.DATABASE_URL;
   const child = spawn("npx", ["tsx", "server.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";

@@ -13,7 +13,7 @@ export function errorResponse(status: number, message: string | string[]): Respo
   return json(errorBody(status, message), { status });
 }
 
-export function route<P = Record<string, string>>(handler: Handler<P>): Handler<P> {
+export function route<P = unknown>(handler: Handler<P>): Handler<P> {
   return async (req, ctx) => {
     try {
       return await handler(req, ctx);
