@@ -15,6 +15,15 @@ const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";
 const distDir = process.env.NEXT_DIST_DIR || ".next";
 
+function decodable(pathname: string) {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function log(message: string) {
   console.log(`[server] ${message}`);
 }
@@ -44,7 +53,16 @@ async function main() {
   const handle = app.getRequestHandler();
   await app.prepare();
 
-  const server = http.createServer((req, res) => handle(req, res));
+  const server = http.createServer((req, res) => {
+    // Next answers an undecodable path with an HTML page; API clients get the JSON error body.
+    const pathname = (req.url ?? "/").split("?")[0];
+    if (pathname.startsWith("/v1/") && !decodable(pathname)) {
+      res.writeHead(400, { "content-type": "application/json; charset=utf-8" });
+      res.end(JSON.stringify({ statusCode: 400, message: "Malformed URL", error: "Bad Request" }));
+      return;
+    }
+    void handle(req, res);
+  });
   const closers: Array<() => Promise<void>> = [];
   try {
     // Push channels (issue 4) attach to this same server when present.

@@ -1,0 +1,1 @@
+export async function importFile(..._a: unknown[]) {}
