@@ -24,9 +24,13 @@ function setStatus(next: RealtimeStatus) {
   statusListeners.forEach((l) => l());
 }
 
-function join(channel: string) {
-  socket?.emit("join", { channel }, (ack: Ack) => {
-    if (!ack?.ok) console.warn(`[realtime] join ${channel}: ${ack?.error}`);
+function join(channel: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (!socket) return resolve();
+    socket.timeout(10_000).emit("join", { channel }, (err: Error | null, ack?: Ack) => {
+      if (err || !ack?.ok) console.warn(`[realtime] join ${channel}: ${err?.message ?? (ack as { error?: string })?.error}`);
+      resolve();
+    });
   });
 }
 
@@ -37,11 +41,16 @@ function ensureSocket(): Socket {
   socket = s;
   s.on("connect", () => {
     setStatus("connected");
-    for (const channel of channels.keys()) join(channel); // a new connection is in no room
-    if (everConnected) channels.forEach((subs) => subs.forEach((sub) => sub.onResync()));
+    const resync = everConnected;
     everConnected = true;
+    // A new connection is in no room. Refetch only once joined again, so no write falls between.
+    const joined = Promise.all([...channels.keys()].map(join));
+    if (resync) void joined.then(() => channels.forEach((subs) => subs.forEach((sub) => sub.onResync())));
   });
-  s.on("disconnect", () => setStatus(everConnected ? "reconnecting" : "connecting"));
+  s.on("disconnect", (reason) => {
+    setStatus(everConnected ? "reconnecting" : "connecting");
+    if (reason === "io server disconnect") s.connect(); // the only reason the client does not retry by itself
+  });
   s.io.on("reconnect_attempt", () => setStatus("reconnecting"));
   for (const kind of CHANNEL_KINDS) {
     s.on(kind, (raw: unknown) => {
@@ -60,7 +69,7 @@ export function subscribeChannel(channel: string, subscriber: Subscriber): () =>
   if (!subs) {
     subs = new Set();
     channels.set(channel, subs);
-    if (s.connected) join(channel);
+    if (s.connected) void join(channel);
   }
   subs.add(subscriber);
   return () => {
