@@ -172,6 +172,18 @@ test.describe("push channels – signals from the database", () => {
     expect(got[0]).toMatchObject({ event: "price", channel: `market:${m.slug}:price`, slug: m.slug, outcomeId: m.outcomes[0], seq: 1 });
   });
 
+  test("prices-history – a trade announced by a signal is already in the default window", async ({ sql, request }) => {
+    const m = await createMarket(sql);
+    const s = await client();
+    const got = collect(s);
+    await join(s, `market:${m.slug}:price`);
+    await insertTrade(sql, m, { price: "0.620" });
+    await waitFor(() => got.length > 0, 10_000, "price signal");
+    // What a client does on the signal: refetch at once, within the same second as the trade.
+    const res = await request.get(`/v1/markets/slug/${m.slug}/prices-history?outcomeId=${m.outcomes[0]}`);
+    expect((await res.json()).history.map((p: { p: number }) => p.p)).toEqual([0.62]);
+  });
+
   test("orderbook – a cancelled order and a changed venue book signal too; other markets stay quiet", async ({ sql }) => {
     const [m, other] = [await createMarket(sql), await createMarket(sql)];
     const s = await client();
