@@ -61,7 +61,7 @@ test("market page – after the socket drops it shows reconnecting, then re-join
   await expect(book.getByText(/No bids/)).toBeVisible();
 
   blocked = false;
-  await expect(status).toHaveText(/Live/, { timeout: 15_000 });
+  await expect(status).toHaveText(/Live/, { timeout: 20_000 }); // handshake timeout + back-off
   await expect(book.getByRole("row", { name: /31\.0¢\s*21\b/ })).toBeVisible();
   // And it is joined again: a new write arrives live.
   await insertOrder(sql, m, { side: "SELL", price: "0.560", shares: "4.00" });

@@ -10,6 +10,7 @@ import {
 import { queryToApiSearch } from "@/lib/ui/list-params";
 import { ALL_RANGE_MAX_REQUESTS } from "@/lib/ui/chart-ranges";
 import { subCategoriesSchema } from "@/lib/ui/sub-categories";
+import { LIST_REFRESH_MS } from "@/lib/realtime/channels";
 
 export class HttpError extends Error {
   constructor(readonly status: number, message: string) {
@@ -36,7 +37,7 @@ export const marketListOptions = (query: MarketListQuery) =>
     queryFn: ({ signal }) => getJson(`/v1/markets?${queryToApiSearch(query)}`, marketListResponseSchema, signal),
     placeholderData: keepPreviousData,
     // The visible page follows trading on a slow cadence; pushes cover the market page.
-    refetchInterval: 30_000,
+    refetchInterval: LIST_REFRESH_MS,
   });
 
 export const subCategoriesOptions = (params: { status: string; category?: string }) =>
