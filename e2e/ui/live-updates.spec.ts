@@ -11,10 +11,13 @@ async function markDocument(page: Page) {
 const stillSameDocument = (page: Page) =>
   page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload === true);
 
+test.describe.configure({ timeout: 120_000 });
+
 test("market page – the ladder and the chart change after database writes, without a reload", async ({ page, sql }) => {
   const m = await createMarket(sql, { prefix: "live", probability: [50, 50] });
   await page.goto(`/markets/${m.slug}`);
-  await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible();
+  // Connecting waits for hydration, which a loaded machine can stretch.
+  await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible({ timeout: 30_000 });
   await markDocument(page);
 
   const book = page.getByRole("table", { name: /Order book for Yes/ });
@@ -46,7 +49,7 @@ test("market page – after the socket drops it shows reconnecting, then re-join
   });
   await page.goto(`/markets/${m.slug}`);
   const status = page.getByRole("status").filter({ hasText: /Live|Reconnecting/ });
-  await expect(status).toHaveText(/Live/);
+  await expect(status).toHaveText(/Live/, { timeout: 30_000 });
   await markDocument(page);
 
   blocked = true;
@@ -61,7 +64,7 @@ test("market page – after the socket drops it shows reconnecting, then re-join
   await expect(book.getByText(/No bids/)).toBeVisible();
 
   blocked = false;
-  await expect(status).toHaveText(/Live/, { timeout: 20_000 }); // handshake timeout + back-off
+  await expect(status).toHaveText(/Live/, { timeout: 30_000 }); // handshake timeout (10 s) + back-off
   await expect(book.getByRole("row", { name: /31\.0¢\s*21\b/ })).toBeVisible();
   // And it is joined again: a new write arrives live.
   await insertOrder(sql, m, { side: "SELL", price: "0.560", shares: "4.00" });

@@ -37,9 +37,9 @@ function join(channel: string): Promise<void> {
 function ensureSocket(): Socket {
   if (socket) return socket;
   // WebSocket first: no sticky sessions needed behind a load balancer; polling if it is blocked.
-  // A handshake that does not complete in 5 s counts as a failed attempt (the default, 20 s, leaves
+  // A handshake that does not complete in 10 s counts as a failed attempt (the default, 20 s, leaves
   // the page "reconnecting" that long when a connection closes before its handshake).
-  const s = io({ path: SOCKET_PATH, transports: ["websocket", "polling"], tryAllTransports: true, timeout: 5_000 });
+  const s = io({ path: SOCKET_PATH, transports: ["websocket", "polling"], tryAllTransports: true, timeout: 10_000 });
   socket = s;
   s.on("connect", () => {
     setStatus("connected");
