@@ -492,14 +492,14 @@ export function generateOrders(ctx: SeedContext, m: MarketRow, emit: (o: OrderRo
     const c = o.lastPrice;
     if (m.status === "ACTIVE") {
       const base = r.range(20, 400);
-      const levels = r.int(4, 8);
+      const levels = r.int(3, 6);
       for (const side of ["BUY", "SELL"] as const) {
         // Bids strictly below the last price on the 1-cent grid, asks strictly above.
         const first = side === "BUY" ? Math.floor((c - 1) / 10) * 10 : Math.ceil((c + 1) / 10) * 10;
         for (let k = 0; k < levels; k++) {
           const p = side === "BUY" ? first - 10 * k : first + 10 * k;
           if (p < 10 || p > 990) break;
-          const orders = r.int(1, 3);
+          const orders = r.int(1, 2);
           for (let q = 0; q < orders; q++) {
             const sharesH = Math.max(100, Math.round(base * (1 + 0.6 * k) * r.range(0.4, 1.4) * 100));
             const partial = r.chance(0.25);
