@@ -30,7 +30,7 @@ try {
       break;
     }
     const bar = new cliProgress.SingleBar(
-      { format: `${file} [{bar}] {percentage}% | {value}/{total} rows | {duration_formatted}`, stream: process.stderr, hideCursor: true },
+      { format: `${file} [{bar}] {percentage}% | {value}/{total} rows | {duration_formatted}`, stream: process.stderr, hideCursor: true, noTTYOutput: true, notTTYSchedule: 5_000 },
       cliProgress.Presets.shades_classic,
     );
     let barStarted = false;

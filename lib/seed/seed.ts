@@ -32,6 +32,8 @@ export interface SeedProgress {
 export interface SeedDatabaseOptions extends Partial<SeedOptions> {
   log?: (m: string) => void;
   onProgress?: (p: SeedProgress) => void;
+  /** Empty the data tables first, in the same transaction: a failed seed leaves the old data. */
+  reset?: boolean;
   /**
    * COPY with indexes and foreign keys rebuilt after the load (default), or batched multi-row
    * INSERTs into the fully indexed tables (false). COPY is the default at every size: the default
@@ -252,6 +254,7 @@ export async function seedDatabase(sql: Sql, opts: SeedDatabaseOptions = {}): Pr
 
   await sql.begin(async (tx_) => {
     const tx = tx_ as unknown as Sql;
+    if (opts.reset) await resetDatabase(tx);
     const load = async () => {
       const tLoad = Date.now();
       const users = (function* () {
