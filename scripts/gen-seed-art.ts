@@ -37,7 +37,7 @@ function marketImage(category: Category, n: number): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300" viewBox="0 0 400 300" role="img" aria-label="${category.toLowerCase()} market">
 <defs><linearGradient id="g" gradientTransform="rotate(${angle} .5 .5)"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
 <rect width="400" height="300" fill="url(#g)"/>${circles}
-<g transform="translate(${150 + (n % 2) * 20 - 10} ${100 + (n >> 1) * 10 - 5}) scale(1)" opacity=".95">${GLYPHS[category]}</g>
+<g transform="translate(${130 + (n % 2) * 20 - 10} ${80 + (n >> 1) * 10 - 5}) scale(1.4)" opacity=".95">${GLYPHS[category]}</g>
 </svg>
 `;
 }
