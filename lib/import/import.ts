@@ -23,17 +23,16 @@ export function formatPath(path: readonly PropertyKey[]): string {
 export function firstIssue(error: ZodError): string {
   const issue = error.issues[0];
   if (issue.code === "unrecognized_keys") return `${formatPath([...issue.path, issue.keys[0]])}: unknown key`;
+  // A missing key reads better as "is required" than as the type the schema expected.
+  if (issue.code === "invalid_type" && "input" in issue && issue.input === undefined) return `${formatPath(issue.path)}: is required`;
   return `${formatPath(issue.path)}: ${issue.message}`;
 }
-
-// Fallback wording for issues whose schema has no message of its own.
-const parseErrors = (iss: { code: string; input?: unknown }) => (iss.input === undefined && iss.code === "invalid_type" ? "is required" : undefined);
 
 export type Validation = { ok: true; file: ImportFile } | { ok: false; error: string };
 
 /** Shape and row-local rules only (pure). */
 export function parseImportFile(data: unknown): Validation {
-  const r = importFileSchema.safeParse(data, { error: parseErrors });
+  const r = importFileSchema.safeParse(data, { reportInput: true });
   return r.success ? { ok: true, file: r.data } : { ok: false, error: firstIssue(r.error) };
 }
 
