@@ -1,5 +1,6 @@
 // Helpers shared by the UI specs: API reads for expected values and the list's visible range text.
 import type { APIRequestContext, Page } from "@playwright/test";
+import { test as base, expect } from "../fixtures";
 import { marketDetailSchema, marketListResponseSchema, orderBookSchema } from "@/lib/markets/schemas";
 
 export async function apiList(request: APIRequestContext, query: Record<string, string | number>) {
@@ -21,3 +22,20 @@ export const fmtInt = (n: number) => new Intl.NumberFormat("en-US").format(n);
 export async function cardQuestions(page: Page) {
   return page.getByTestId("market-card").getByRole("heading").allInnerTexts();
 }
+
+/**
+ * `test` whose page.goto also waits for React to hydrate (html[data-hydrated]): a click on
+ * server-rendered markup before hydration would otherwise be lost.
+ */
+export const test = base.extend({
+  page: async ({ page }, use) => {
+    const goto = page.goto.bind(page);
+    page.goto = async (url, options) => {
+      const res = await goto(url, options);
+      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      return res;
+    };
+    await use(page);
+  },
+});
+export { expect };

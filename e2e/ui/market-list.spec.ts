@@ -1,5 +1,4 @@
-import { test, expect } from "../fixtures";
-import { apiList, cardQuestions, fmtInt } from "./helpers";
+import { test, expect, apiList, cardQuestions, fmtInt } from "./helpers";
 
 test.describe("market list", () => {
   test("market list – first page is rendered on the server with the API's first 20 markets", async ({ page, request, browser }) => {
