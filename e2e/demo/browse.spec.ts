@@ -1,7 +1,13 @@
 // The demo flow, step by step, as a person would use the product: run with `npm run demo` to record it.
 import { test, expect } from "../ui/helpers";
 
-const pause = (page: import("@playwright/test").Page) => page.waitForTimeout(process.env.DEMO === "1" ? 700 : 0);
+let shot = 0;
+/** In a demo run: hold the frame a moment for the video and save a numbered screenshot of the step. */
+async function pause(page: import("@playwright/test").Page) {
+  if (process.env.DEMO !== "1") return;
+  await page.waitForTimeout(700);
+  await page.screenshot({ path: test.info().outputPath(`step-${String(++shot).padStart(2, "0")}.png`) });
+}
 
 test("demo – browse, filter, search, sort, page, open a market, switch outcome, change range, read the book", async ({ page, sql }) => {
   // A category with enough active markets for two pages, and a word from one of them to search for.

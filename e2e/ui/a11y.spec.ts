@@ -55,6 +55,7 @@ test("a11y – the list is usable from the keyboard", async ({ page }) => {
   await expect(page.getByRole("tab", { name: "Active" })).toBeFocused();
   await page.keyboard.press("ArrowRight");
   await expect(page).toHaveURL(/status=resolved/);
+  await expect(page.getByTestId("status-badge").first()).toHaveText("Resolved"); // the resolved page has arrived
   // Tab reaches the first market link, Enter opens it.
   const firstCard = page.getByTestId("market-card").first().getByRole("link");
   await firstCard.focus();

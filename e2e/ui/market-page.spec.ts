@@ -43,7 +43,7 @@ test.describe("market page", () => {
     await expect(page).toHaveTitle(new RegExp(m.question.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
     await expect(page.getByTestId("market-category")).toHaveText(m.category.charAt(0) + m.category.slice(1).toLowerCase());
     await expect(page.getByTestId("status-badge")).toHaveText("Active");
-    const compact = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", notation: "compact", maximumFractionDigits: 1 }).format(m.total_volume);
+    const compact = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1 }).format(m.total_volume);
     await expect(page.getByTestId("market-volume")).toHaveText(`${compact} Vol.`);
     await expect(page.getByTestId("market-liquidity")).toHaveText(`$${fmtInt(Math.round(m.total_liquidity))}`);
     await expect(page.getByTestId("market-fee")).toHaveText(`${Number((m.platform_fee * 100).toFixed(2))}%`);
