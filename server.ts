@@ -8,6 +8,7 @@ import next from "next";
 import { closeDb, db } from "./lib/db/client";
 import { resolveDatabase } from "./lib/db/embedded";
 import { migrate } from "./lib/db/migrate";
+import { logRequest, requestLogEnabled } from "./lib/server/request-log";
 
 const args = new Set(process.argv.slice(2));
 const dev = args.has("--dev");
@@ -44,7 +45,11 @@ async function main() {
   const handle = app.getRequestHandler();
   await app.prepare();
 
-  const server = http.createServer((req, res) => handle(req, res));
+  const logRequests = requestLogEnabled();
+  const server = http.createServer((req, res) => {
+    if (logRequests) logRequest(req, res);
+    return handle(req, res);
+  });
   const closers: Array<() => Promise<void>> = [];
   try {
     // Push channels (issue 4) attach to this same server when present.
