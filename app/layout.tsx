@@ -6,7 +6,15 @@ export const metadata: Metadata = { title: "Markets", description: "Prediction-m
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body>
+        {children}
+        <footer className="border-t border-neutral-200 px-4 py-6 text-sm text-neutral-600">
+          {/* A plain link, not next/link: prefetching /docs would pull the reference renderer into every page. */}
+          <a href="/docs" className="underline hover:text-neutral-900">
+            API reference
+          </a>
+        </footer>
+      </body>
     </html>
   );
 }
