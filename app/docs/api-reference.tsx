@@ -14,6 +14,8 @@ const configuration = {
   hideClientButton: false,
   showDeveloperTools: "never" as const,
   documentDownloadType: "json" as const,
+  // Seven operations in three tags: show them all rather than one tag at a time.
+  defaultOpenAllTags: true,
   metaData: { title: "API reference – Markets" },
 };
 
