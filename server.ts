@@ -16,6 +16,15 @@ const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";
 const distDir = process.env.NEXT_DIST_DIR || ".next";
 
+function decodable(pathname: string) {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function log(message: string) {
   console.log(`[server] ${message}`);
 }
@@ -48,7 +57,20 @@ async function main() {
   const logRequests = requestLogEnabled();
   const server = http.createServer((req, res) => {
     if (logRequests) logRequest(req, res);
-    return handle(req, res);
+    // Next answers an undecodable path with an HTML page; API clients get the JSON error body.
+    const pathname = (req.url ?? "/").split("?")[0];
+    if (pathname.startsWith("/v1/") && !decodable(pathname)) {
+      // The headers every /v1 error carries (lib/api/route.ts): not stored, varies by Accept, CORS open.
+      res.writeHead(400, {
+        "content-type": "application/json; charset=utf-8",
+        "cache-control": "no-store",
+        vary: "Accept",
+        "access-control-allow-origin": "*",
+      });
+      res.end(JSON.stringify({ statusCode: 400, message: "Malformed URL", error: "Bad Request" }));
+      return;
+    }
+    void handle(req, res);
   });
   const closers: Array<() => Promise<void>> = [];
   try {

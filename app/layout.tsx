@@ -1,19 +1,24 @@
-import type { Metadata } from "next";
+import type { Metadata, Viewport } from "next";
+import { Providers } from "./providers";
 import "./globals.css";
 
-export const metadata: Metadata = { title: "Markets", description: "Prediction-market data" };
+export const metadata: Metadata = {
+  title: { default: "Markets – prediction-market prices, books and history", template: "%s · Markets" },
+  description: "Browse prediction markets: live probabilities, order books and price history.",
+};
+
+export const viewport: Viewport = {
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#fafafa" },
+    { media: "(prefers-color-scheme: dark)", color: "#09090b" },
+  ],
+};
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
-      <body>
-        {children}
-        <footer className="border-t border-neutral-200 px-4 py-6 text-sm text-neutral-600">
-          {/* A plain link, not next/link: prefetching /docs would pull the reference renderer into every page. */}
-          <a href="/docs" className="underline hover:text-neutral-900">
-            API reference
-          </a>
-        </footer>
+      <body className="min-h-dvh font-sans">
+        <Providers>{children}</Providers>
       </body>
     </html>
   );

@@ -32,8 +32,13 @@ const CORS_HEADERS = {
   "Access-Control-Expose-Headers": "ETag",
 };
 
-/** Every /v1 response differs by Accept (the camelCase variant); CORS does not vary by Origin ("*"). */
-const COMMON_HEADERS = { Vary: "Accept", ...CORS_HEADERS };
+/**
+ * Every response differs by Accept (the camelCase variant); CORS does not vary by Origin ("*").
+ * CORS is open for the public /v1 only: internal routes that share this wrapper (/api/…) stay closed.
+ */
+function commonHeaders(req: Request): Record<string, string> {
+  return new URL(req.url).pathname.startsWith("/v1/") ? { Vary: "Accept", ...CORS_HEADERS } : { Vary: "Accept" };
+}
 
 const JSON_TYPE = "application/json";
 
@@ -75,17 +80,17 @@ export function json(req: Request, data: unknown, options: RouteOptions<any>): R
   const mediaType = camel ? CAMEL_MEDIA_TYPE : JSON_TYPE;
   const body = JSON.stringify(camel ? options.camel!(data) : data);
   const etag = etagOf(body, mediaType);
-  const headers = new Headers({ ...COMMON_HEADERS, "Cache-Control": CACHE_POLICIES[options.cache], ETag: etag });
+  const headers = new Headers({ ...commonHeaders(req), "Cache-Control": CACHE_POLICIES[options.cache], ETag: etag });
   if (ifNoneMatchHits(req.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   headers.set("Content-Type", mediaType);
   return new Response(body, { status: 200, headers });
 }
 
 /** The NestJS-style error body, in application/json whatever the Accept (error bodies have one shape). */
-export function errorResponse(status: number, message: string | string[]): Response {
+export function errorResponse(req: Request, status: number, message: string | string[]): Response {
   return Response.json(errorBody(status, message), {
     status,
-    headers: { ...COMMON_HEADERS, "Cache-Control": CACHE_POLICIES.error },
+    headers: { ...commonHeaders(req), "Cache-Control": CACHE_POLICIES.error },
   });
 }
 
@@ -94,10 +99,10 @@ export function route<P = Record<string, string>, T = unknown>(options: RouteOpt
     try {
       return json(req, await handler(req, ctx), options);
     } catch (err) {
-      if (err instanceof ApiError) return errorResponse(err.status, err.detail);
+      if (err instanceof ApiError) return errorResponse(req, err.status, err.detail);
       // Never leak SQL, stack traces or connection strings to the client.
       console.error(`[api] ${req.method} ${new URL(req.url).pathname} failed:`, err);
-      return errorResponse(500, "Internal server error");
+      return errorResponse(req, 500, "Internal server error");
     }
   };
 }
@@ -107,7 +112,8 @@ export async function preflight(): Promise<Response> {
   return new Response(null, {
     status: 204,
     headers: {
-      ...COMMON_HEADERS,
+      Vary: "Accept",
+      ...CORS_HEADERS,
       Allow: "GET, HEAD, OPTIONS",
       "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
       // Any request header (If-None-Match, Accept, Cache-Control …): the data is public and uncredentialed.

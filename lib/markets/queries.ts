@@ -165,7 +165,9 @@ export async function getOrderBook(params: MarketKey & { outcomeId: string }): P
   return { ...head, ...buildNativeBook(levels) };
 }
 
-export async function getPriceHistory(params: MarketKey & PriceHistoryQuery, nowS = Math.floor(Date.now() / 1000)): Promise<PriceHistory> {
+// The default end is the current instant, not the current whole second: a trade committed a few ms
+// ago (announced by a push signal) must already be in the answer.
+export async function getPriceHistory(params: MarketKey & PriceHistoryQuery, nowS = Date.now() / 1000): Promise<PriceHistory> {
   const sql = db();
   const o = await resolveOutcome(params, params.outcomeId);
   const { startTs, endTs } = historyWindow(params, nowS, HISTORY_DEFAULT_WINDOW_S);

@@ -6,6 +6,7 @@ export const marketKeys = {
   all: ["markets"] as const,
   lists: () => [...marketKeys.all, "list"] as const,
   list: (query: MarketListQuery) => [...marketKeys.lists(), query] as const,
+  subCategories: (params: { status: string; category?: string }) => [...marketKeys.all, "sub-categories", params] as const,
   detail: (slug: string) => [...marketKeys.all, "detail", slug] as const,
   orderBooks: (slug: string) => [...marketKeys.all, "orderbook", slug] as const,
   orderBook: (slug: string, outcomeId: string) => [...marketKeys.orderBooks(slug), outcomeId] as const,

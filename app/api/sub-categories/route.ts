@@ -1,0 +1,10 @@
+// GET /api/sub-categories – internal (not /v1): the sub-categories present for a status and category,
+// for the market list's sub-category choice. Lenient like the list URL: bad values fall back.
+import { route } from "@/lib/api/route";
+import { listSubCategories } from "@/lib/markets/queries";
+import { parseListView } from "@/lib/ui/list-params";
+
+export const GET = route({ cache: "list" }, async (req) => {
+  const view = parseListView(new URL(req.url).searchParams);
+  return listSubCategories({ status: view.status, category: view.category });
+});

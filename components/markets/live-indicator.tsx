@@ -1,0 +1,23 @@
+"use client";
+// Shows whether push updates are flowing: a green dot when connected, amber while reconnecting.
+import { useRealtimeStatus } from "@/lib/realtime/use-market-channel";
+
+const LABELS = { connected: "Live", reconnecting: "Reconnecting…", connecting: "Connecting…" } as const;
+
+export function LiveIndicator({ className = "" }: { className?: string }) {
+  const status = useRealtimeStatus();
+  const live = status === "connected";
+  return (
+    <span
+      role="status"
+      aria-live="polite"
+      title={live ? "Prices and order book update live" : "Live updates paused; reconnecting"}
+      className={`inline-flex items-center gap-1.5 rounded-full border px-2 py-0.5 text-xs font-medium ${
+        live ? "border-emerald-600/30 text-emerald-700 dark:text-emerald-400" : "border-amber-600/30 text-amber-700 dark:text-amber-400"
+      } ${className}`}
+    >
+      <span aria-hidden="true" className={`size-2 rounded-full ${live ? "bg-emerald-500 animate-pulse" : "bg-amber-500"}`} />
+      {LABELS[status]}
+    </span>
+  );
+}

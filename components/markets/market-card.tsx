@@ -1,0 +1,85 @@
+// One market in the list: image, question, category, leading outcome or Yes/No chances, volume, time and marks.
+import Link from "next/link";
+import type { MarketListItem } from "@/lib/markets/schemas";
+import { formatDate, formatPercent, formatTimeLeft, formatUsdCompact, titleCase } from "@/lib/ui/format";
+import { FeaturedMark, MirroredMark, StatusBadge, VerifiedMark } from "./market-status";
+
+function byProbability(m: MarketListItem) {
+  return [...m.outcomes].sort((a, b) => b.probability - a.probability || a.index - b.index);
+}
+
+function Chances({ market }: { market: MarketListItem }) {
+  if (market.type === "BINARY" && market.outcomes.length === 2) {
+    const [yes, no] = [...market.outcomes].sort((a, b) => a.index - b.index);
+    return (
+      <div data-testid="chances">
+        <div className="flex items-baseline justify-between text-sm">
+          <span className="font-medium text-emerald-700 dark:text-emerald-400">{yes.name} {formatPercent(yes.probability)}</span>
+          <span className="font-medium text-rose-700 dark:text-rose-400">{no.name} {formatPercent(no.probability)}</span>
+        </div>
+        <div className="mt-1.5 flex h-1.5 overflow-hidden rounded-full bg-rose-200 dark:bg-rose-900/60" aria-hidden="true">
+          <div className="bg-emerald-500" style={{ width: `${yes.probability}%` }} />
+        </div>
+      </div>
+    );
+  }
+  const [lead, ...rest] = byProbability(market);
+  if (!lead) return null;
+  return (
+    <div data-testid="leading-outcome" className="text-sm">
+      <div className="flex items-baseline justify-between gap-2">
+        <span className="truncate font-medium">{lead.name}</span>
+        <span className="tabular font-semibold text-indigo-700 dark:text-indigo-300">{formatPercent(lead.probability)}</span>
+      </div>
+      <div className="mt-1.5 h-1.5 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800" aria-hidden="true">
+        <div className="h-full bg-indigo-500" style={{ width: `${lead.probability}%` }} />
+      </div>
+      {rest.length > 0 && <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">+{rest.length} more outcome{rest.length > 1 ? "s" : ""}</p>}
+    </div>
+  );
+}
+
+function When({ market }: { market: MarketListItem }) {
+  if (market.status === "RESOLVED") {
+    return <span>Resolved{market.winning_outcome ? `: ${market.winning_outcome.name}` : ""} · {formatDate(market.resolved_at ?? market.updated_at)}</span>;
+  }
+  if (market.status === "CANCELLED") return <span>Cancelled · {formatDate(market.settled_at ?? market.updated_at)}</span>;
+  if (market.status === "PENDING") return <span>Opens {formatDate(market.trading_starts_at)}</span>;
+  return <time dateTime={market.trading_ends_at} suppressHydrationWarning>{formatTimeLeft(market.trading_ends_at)}</time>;
+}
+
+export function MarketCard({ market, priority = false }: { market: MarketListItem; priority?: boolean }) {
+  return (
+    <article
+      data-testid="market-card"
+      className="group relative flex flex-col gap-3 rounded-xl border border-zinc-200 bg-white p-4 shadow-sm transition hover:border-zinc-300 hover:shadow-md focus-within:ring-2 focus-within:ring-indigo-500 dark:border-zinc-800 dark:bg-zinc-900 dark:hover:border-zinc-700"
+    >
+      <div className="flex items-start gap-3">
+        {/* eslint-disable-next-line @next/next/no-img-element -- local SVGs, fixed size */}
+        <img src={market.image_url} alt="" width={48} height={48} loading={priority ? "eager" : "lazy"} className="size-12 shrink-0 rounded-lg bg-zinc-100 object-cover dark:bg-zinc-800" />
+        <div className="min-w-0 flex-1">
+          <p className="flex flex-wrap items-center gap-x-1.5 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">
+            <span>{titleCase(market.category)}</span>
+            {market.sub_category && <><span aria-hidden="true">·</span><span className="normal-case tracking-normal">{market.sub_category}</span></>}
+          </p>
+          <h3 className="mt-0.5 line-clamp-3 font-semibold leading-snug">
+            <Link href={`/markets/${market.slug}`} className="rounded outline-none after:absolute after:inset-0 after:rounded-xl after:content-['']">
+              {market.question}
+            </Link>
+          </h3>
+        </div>
+        {market.verified && <VerifiedMark />}
+      </div>
+      <Chances market={market} />
+      <div className="mt-auto flex flex-wrap items-center gap-x-3 gap-y-1.5 text-xs text-zinc-600 dark:text-zinc-400">
+        <span className="tabular font-medium text-zinc-800 dark:text-zinc-200">{formatUsdCompact(market.total_volume)} Vol.</span>
+        <When market={market} />
+        <span className="ml-auto flex flex-wrap items-center gap-1.5">
+          {market.featured && <FeaturedMark />}
+          <StatusBadge status={market.status} />
+        </span>
+      </div>
+      {market.external_source && <div className="-mt-1"><MirroredMark venue={market.external_source} /></div>}
+    </article>
+  );
+}

@@ -1,0 +1,128 @@
+"use client";
+// The list's controls: status tabs, category chips, sub-category, debounced search, sort and order.
+import { useEffect, useId, useRef, useState } from "react";
+import { Tabs } from "@/components/ui/tabs";
+import { CATEGORIES, LIST_STATUSES, SORT_BY, type Category, type ListStatus, type SortBy } from "@/lib/markets/schemas";
+import type { SubCategories } from "@/lib/ui/sub-categories";
+import { SORT_LABELS, type ListView } from "@/lib/ui/list-params";
+import { cn } from "@/lib/ui/cn";
+import { titleCase } from "@/lib/ui/format";
+
+export const SEARCH_DEBOUNCE_MS = 350;
+
+const chip = (active: boolean) =>
+  cn(
+    "h-8 shrink-0 rounded-full px-3 text-sm font-medium ring-1 ring-inset transition-colors",
+    active
+      ? "bg-zinc-900 text-white ring-zinc-900 dark:bg-white dark:text-zinc-900 dark:ring-white"
+      : "bg-white text-zinc-700 ring-zinc-300 hover:bg-zinc-100 dark:bg-zinc-900 dark:text-zinc-200 dark:ring-zinc-700 dark:hover:bg-zinc-800",
+  );
+
+const field = "h-9 rounded-lg border border-zinc-300 bg-white px-2.5 text-sm dark:border-zinc-700 dark:bg-zinc-900";
+
+export function MarketFilters({ view, subCategories, onChange }: {
+  view: ListView;
+  subCategories: SubCategories | undefined;
+  onChange: (patch: Partial<ListView>, opts?: { replace?: boolean }) => void;
+}) {
+  const ids = { q: useId(), sub: useId(), sort: useId() };
+  const [text, setText] = useState(view.q ?? "");
+  const pushed = useRef(view.q ?? "");
+
+  // Back/forward or a link changed q: show it, unless it is the value this box itself just pushed.
+  useEffect(() => {
+    if ((view.q ?? "") !== pushed.current) {
+      pushed.current = view.q ?? "";
+      setText(view.q ?? "");
+    }
+  }, [view.q]);
+
+  useEffect(() => {
+    const q = text.trim();
+    if (q === pushed.current) return;
+    const t = setTimeout(() => {
+      pushed.current = q;
+      onChange({ q: q || undefined });
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [text, onChange]);
+
+  const subs = subCategories ?? [];
+  const subOptions = view.subCategory && !subs.some((s) => s.sub_category === view.subCategory)
+    ? [{ sub_category: view.subCategory, count: 0 }, ...subs]
+    : subs;
+
+  return (
+    <section aria-label="Filters" className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <Tabs<ListStatus>
+          label="Market status"
+          value={view.status}
+          options={LIST_STATUSES.map((s) => ({ value: s, label: titleCase(s) }))}
+          onChange={(status) => onChange({ status })}
+        />
+        <div className="relative w-full sm:w-80">
+          <label htmlFor={ids.q} className="sr-only">Search markets</label>
+          <svg aria-hidden="true" viewBox="0 0 20 20" className="pointer-events-none absolute left-2.5 top-2.5 size-4 text-zinc-500" fill="none" stroke="currentColor" strokeWidth="2"><circle cx="9" cy="9" r="6" /><path d="M14 14l4 4" /></svg>
+          <input
+            id={ids.q}
+            type="search"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="Search markets"
+            autoComplete="off"
+            className={cn(field, "w-full pl-8")}
+          />
+        </div>
+      </div>
+
+      <div role="group" aria-label="Category" className="-mx-4 flex gap-2 overflow-x-auto px-4 pb-1 sm:mx-0 sm:flex-wrap sm:px-0">
+        <button type="button" aria-pressed={!view.category} className={chip(!view.category)} onClick={() => onChange({ category: undefined, subCategory: undefined })}>
+          All
+        </button>
+        {CATEGORIES.map((c) => (
+          <button
+            key={c}
+            type="button"
+            aria-pressed={view.category === c}
+            className={chip(view.category === c)}
+            onClick={() => onChange({ category: view.category === c ? undefined : (c as Category), subCategory: undefined })}
+          >
+            {titleCase(c)}
+          </button>
+        ))}
+      </div>
+
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="flex flex-col gap-1">
+          <label htmlFor={ids.sub} className="text-xs font-medium text-zinc-600 dark:text-zinc-400">Sub-category</label>
+          <select id={ids.sub} value={view.subCategory ?? ""} onChange={(e) => onChange({ subCategory: e.target.value || undefined })} className={cn(field, "max-w-56")}>
+            <option value="">All sub-categories</option>
+            {subOptions.map((s) => (
+              <option key={s.sub_category} value={s.sub_category}>{s.sub_category}{s.count ? ` (${s.count})` : ""}</option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={ids.sort} className="text-xs font-medium text-zinc-600 dark:text-zinc-400">Sort by</label>
+          <div className="flex gap-1.5">
+            <select id={ids.sort} value={view.sortBy} onChange={(e) => onChange({ sortBy: e.target.value as SortBy })} className={field}>
+              {SORT_BY.map((s) => <option key={s} value={s}>{SORT_LABELS[s]}</option>)}
+            </select>
+            <button
+              type="button"
+              aria-pressed={view.sortOrder === "ASC"}
+              aria-label={view.sortOrder === "ASC" ? "Ascending order" : "Descending order"}
+              title="Toggle sort order"
+              onClick={() => onChange({ sortOrder: view.sortOrder === "ASC" ? "DESC" : "ASC" })}
+              className={cn(field, "inline-flex items-center gap-1 px-2.5 font-medium hover:bg-zinc-100 dark:hover:bg-zinc-800")}
+            >
+              <svg aria-hidden="true" viewBox="0 0 20 20" className={cn("size-4 transition-transform", view.sortOrder === "ASC" && "rotate-180")} fill="none" stroke="currentColor" strokeWidth="2"><path d="M10 4v12M5 11l5 5 5-5" /></svg>
+              {view.sortOrder === "ASC" ? "Asc" : "Desc"}
+            </button>
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+"use client";
+// The market's outcomes with probability bars; choosing one drives the chart and the book.
+import type { Outcome } from "@/lib/markets/schemas";
+import { formatPercent } from "@/lib/ui/format";
+import { cn } from "@/lib/ui/cn";
+
+export function OutcomeList({ outcomes, selectedId, winningId, onSelect }: {
+  outcomes: Outcome[];
+  selectedId?: string;
+  winningId: string | null;
+  onSelect: (id: string) => void;
+}) {
+  const sorted = [...outcomes].sort((a, b) => a.index - b.index);
+  return (
+    <section aria-labelledby="outcomes-heading">
+      <h2 id="outcomes-heading" className="mb-2 font-semibold">Outcomes</h2>
+      <ul className="flex flex-col gap-2" data-testid="outcome-list">
+        {sorted.map((o) => {
+          const selected = o.id === selectedId;
+          return (
+            <li key={o.id}>
+              <button
+                type="button"
+                aria-pressed={selected}
+                onClick={() => onSelect(o.id)}
+                className={cn(
+                  "relative flex w-full items-center gap-3 overflow-hidden rounded-lg border px-3 py-2.5 text-left transition-colors",
+                  selected
+                    ? "border-indigo-500 bg-indigo-50/60 ring-1 ring-indigo-500 dark:border-indigo-400 dark:bg-indigo-950/40 dark:ring-indigo-400"
+                    : "border-zinc-200 bg-white hover:border-zinc-300 dark:border-zinc-800 dark:bg-zinc-900 dark:hover:border-zinc-700",
+                )}
+              >
+                <span aria-hidden="true" className="absolute inset-y-0 left-0 bg-indigo-500/10 dark:bg-indigo-400/15" style={{ width: `${o.probability}%` }} />
+                {o.color && <span aria-hidden="true" className="relative size-2.5 shrink-0 rounded-full" style={{ background: o.color }} />}
+                <span className="relative min-w-0 flex-1 truncate font-medium">{o.name}</span>
+                {o.id === winningId && <span className="relative rounded-full bg-emerald-600 px-2 py-0.5 text-xs font-semibold text-white dark:bg-emerald-500 dark:text-zinc-950">Winner</span>}
+                <span className="relative tabular text-lg font-semibold" data-testid="outcome-probability">{formatPercent(o.probability)}</span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

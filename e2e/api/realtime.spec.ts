@@ -1,0 +1,352 @@
+// Push channels against the real server and its PostgreSQL: the join/leave protocol of
+// decisions.md, signals driven by database writes, coalescing, LISTEN recovery and two instances.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import type { Socket } from "socket.io-client";
+import { expect, test, testRun } from "../fixtures";
+import {
+  collect,
+  connectClient,
+  createMarket,
+  emitAck,
+  insertOrder,
+  insertTrade,
+  join,
+  sleep,
+  waitFor,
+  type Received,
+} from "../realtime-helpers";
+
+const COALESCE_MS = 150; // server default (REALTIME_COALESCE_MS)
+const sockets: Socket[] = [];
+const client = async (baseURL = testRun().baseURL) => {
+  const s = await connectClient(baseURL);
+  sockets.push(s);
+  return s;
+};
+test.afterEach(() => {
+  for (const s of sockets.splice(0)) s.disconnect();
+});
+
+const only = (got: Received[], event: string) => got.filter((s) => s.event === event);
+
+test.describe("push channels – protocol", () => {
+  test("join – acks ok for both channels of a known market, and leave acks ok", async ({ sql }) => {
+    const m = await createMarket(sql);
+    const s = await client();
+    expect(await join(s, `market:${m.slug}:price`)).toEqual({ ok: true });
+    expect(await join(s, `market:${m.slug}:orderbook`)).toEqual({ ok: true });
+    expect(await join(s, `market:${m.slug}:orderbook`)).toEqual({ ok: true }); // joining twice is harmless
+    expect(await emitAck(s, "leave", { channel: `market:${m.slug}:price` })).toEqual({ ok: true });
+  });
+
+  test("leave – a socket that left a channel gets no more of its signals", async ({ sql }) => {
+    const m = await createMarket(sql);
+    const [stays, leaves] = [await client(), await client()];
+    const [gotStays, gotLeaves] = [collect(stays), collect(leaves)];
+    for (const s of [stays, leaves]) expect(await join(s, `market:${m.slug}:orderbook`)).toEqual({ ok: true });
+    expect(await emitAck(leaves, "leave", { channel: `market:${m.slug}:orderbook` })).toEqual({ ok: true });
+    await insertOrder(sql, m);
+    await waitFor(() => gotStays.length > 0, 10_000, "the signal to the socket that stayed");
+    await sleep(300);
+    expect(gotLeaves).toEqual([]);
+  });
+
+  const malformed: Array<[string, unknown]> = [
+    ["a string instead of an object", "market:x:price"],
+    ["null", null],
+    ["a number", 42],
+    ["an array", ["market:x:price"]],
+    ["an object without channel", { room: "market:x:price" }],
+    ["a non-string channel", { channel: 7 }],
+    ["an empty channel", { channel: "" }],
+    ["an unknown kind", { channel: "market:some-market:trades" }],
+    ["an upper-case slug", { channel: "market:Some-Market:price" }],
+    ["a slug with an underscore", { channel: "market:some_market:price" }],
+    ["a missing prefix", { channel: "some-market:price" }],
+    ["a slug over 200 characters", { channel: `market:${"a".repeat(201)}:price` }],
+    ["a huge channel string", { channel: "x".repeat(10_000) }],
+  ];
+  for (const [name, payload] of malformed) {
+    test(`join – rejects ${name} as a malformed channel`, async () => {
+      const s = await client();
+      expect(await emitAck(s, "join", payload)).toEqual({ ok: false, error: "Malformed channel" });
+    });
+  }
+
+  test("join – without a payload still acks, and a join without a callback does not break the socket", async ({ sql }) => {
+    const m = await createMarket(sql);
+    const s = await client();
+    expect(await s.timeout(5_000).emitWithAck("join")).toEqual({ ok: false, error: "Malformed channel" });
+    s.emit("join", { channel: `market:${m.slug}:price` }); // no ack callback
+    s.emit("join", "garbage");
+    expect(await join(s, `market:${m.slug}:orderbook`)).toEqual({ ok: true });
+    expect(s.connected).toBe(true);
+  });
+
+  test("join – rejects a well-formed channel of an unknown market", async () => {
+    const s = await client();
+    expect(await join(s, "market:no-such-market-anywhere:price")).toEqual({
+      ok: false,
+      error: "Unknown market: no-such-market-anywhere",
+    });
+  });
+
+  test("leave – rejects a malformed channel", async () => {
+    const s = await client();
+    expect(await emitAck(s, "leave", { channel: "nope" })).toEqual({ ok: false, error: "Malformed channel" });
+  });
+
+  test("join – refuses the 101st channel of one socket", async ({ sql }) => {
+    const markets = [];
+    for (let i = 0; i < 51; i++) markets.push(await createMarket(sql, { prefix: "cap" }));
+    const s = await client();
+    const channels = markets.flatMap((m) => [`market:${m.slug}:price`, `market:${m.slug}:orderbook`]);
+    const acks = [];
+    for (const ch of channels.slice(0, 100)) acks.push(await join(s, ch));
+    expect(acks.every((a) => a.ok)).toBe(true);
+    const over = await join(s, channels[100]);
+    expect(over.ok).toBe(false);
+    expect(over.ok === false && over.error).toMatch(/at most 100/);
+    // Re-joining one it already holds is still fine, and leaving makes room.
+    expect(await join(s, channels[0])).toEqual({ ok: true });
+    expect(await emitAck(s, "leave", { channel: channels[0] })).toEqual({ ok: true });
+    expect(await join(s, channels[100])).toEqual({ ok: true });
+  });
+
+  test("join – a flood of bad joins from one socket does not delay another client's signals", async ({ sql }) => {
+    const m = await createMarket(sql);
+    const good = await client();
+    const got = collect(good);
+    expect(await join(good, `market:${m.slug}:orderbook`)).toEqual({ ok: true });
+
+    const flooder = await client();
+    const N = 3000;
+    let acked = 0;
+    for (let i = 0; i < N; i++) {
+      const payload = i % 3 === 0 ? { channel: `market:unknown-${i}:price` } : i % 3 === 1 ? "junk" : { channel: 5 };
+      flooder.emit("join", payload, () => acked++);
+    }
+    const before = Date.now();
+    await insertOrder(sql, m);
+    await waitFor(() => got.length > 0, 5_000, "the good client's signal during the flood");
+    expect(got[0]).toMatchObject({ channel: `market:${m.slug}:orderbook`, slug: m.slug });
+    expect(got[0].receivedAt - before).toBeLessThan(2_000);
+    // Every bad join is answered (most with "too many requests"), and the server keeps serving.
+    await waitFor(() => acked === N, 20_000, "acks of every flooded join");
+    expect(await join(good, `market:${m.slug}:price`)).toEqual({ ok: true });
+  });
+});
+
+test.describe("push channels – signals from the database", () => {
+  test("orderbook – an order insert signals the market's orderbook channel with the outcome", async ({ sql }) => {
+    const m = await createMarket(sql);
+    const s = await client();
+    const got = collect(s);
+    await join(s, `market:${m.slug}:orderbook`);
+    await join(s, `market:${m.slug}:price`);
+    const committed = Date.now();
+    await insertOrder(sql, m, { outcome: 1 });
+    await waitFor(() => got.length > 0, 10_000, "orderbook signal");
+    await sleep(COALESCE_MS * 2);
+    expect(got).toHaveLength(1);
+    expect(got[0]).toMatchObject({
+      event: "orderbook",
+      channel: `market:${m.slug}:orderbook`,
+      slug: m.slug,
+      outcomeId: m.outcomes[1],
+      seq: 1,
+    });
+    expect(got[0].at).toBeGreaterThanOrEqual(committed - 1000);
+    expect(got[0].at).toBeLessThanOrEqual(Date.now());
+  });
+
+  test("price – a trade insert signals the market's price channel", async ({ sql }) => {
+    const m = await createMarket(sql);
+    const s = await client();
+    const got = collect(s);
+    await join(s, `market:${m.slug}:price`);
+    await insertTrade(sql, m, { outcome: 0 });
+    await waitFor(() => got.length > 0, 10_000, "price signal");
+    expect(got[0]).toMatchObject({ event: "price", channel: `market:${m.slug}:price`, slug: m.slug, outcomeId: m.outcomes[0], seq: 1 });
+  });
+
+  test("prices-history – a trade announced by a signal is already in the default window", async ({ sql, request }) => {
+    const m = await createMarket(sql);
+    const s = await client();
+    const got = collect(s);
+    await join(s, `market:${m.slug}:price`);
+    await insertTrade(sql, m, { price: "0.620" });
+    await waitFor(() => got.length > 0, 10_000, "price signal");
+    // What a client does on the signal: refetch at once, within the same second as the trade.
+    const res = await request.get(`/v1/markets/slug/${m.slug}/prices-history?outcomeId=${m.outcomes[0]}`);
+    expect((await res.json()).history.map((p: { p: number }) => p.p)).toEqual([0.62]);
+  });
+
+  test("orderbook – a cancelled order and a changed venue book signal too; other markets stay quiet", async ({ sql }) => {
+    const [m, other] = [await createMarket(sql), await createMarket(sql)];
+    const s = await client();
+    const got = collect(s);
+    await join(s, `market:${m.slug}:orderbook`);
+    await join(s, `market:${other.slug}:orderbook`);
+    const orderId = await insertOrder(sql, m);
+    await waitFor(() => got.length === 1, 10_000, "signal of the insert");
+    await sleep(COALESCE_MS * 2);
+    await sql`UPDATE orders SET status = 'CANCELLED' WHERE id = ${orderId}`;
+    await waitFor(() => got.length === 2, 10_000, "signal of the cancel");
+    await sleep(COALESCE_MS * 2);
+    await sql`UPDATE markets SET external_source = 'Polymarket' WHERE id = ${m.id}`;
+    await sql`INSERT INTO external_books (outcome_id, bids, asks, updated_at)
+              VALUES (${m.outcomes[0]}, '[{"price":"0.4","shares":"10"}]', '[]', now())`;
+    await waitFor(() => got.length === 3, 10_000, "signal of the venue book");
+    expect(got.map((g) => [g.slug, g.event, g.seq])).toEqual([
+      [m.slug, "orderbook", 1],
+      [m.slug, "orderbook", 2],
+      [m.slug, "orderbook", 3],
+    ]);
+  });
+
+  test("coalescing – 50 quick commits reach a client as a few signals, the last one after the last commit", async ({ sql }) => {
+    const m = await createMarket(sql);
+    const s = await client();
+    const got = collect(s);
+    await join(s, `market:${m.slug}:orderbook`);
+    const started = Date.now();
+    for (let i = 0; i < 50; i++) await insertOrder(sql, m, { price: "0.300" }); // 50 transactions
+    const lastCommit = Date.now();
+    await waitFor(() => got.length > 0 && Date.now() - got.at(-1)!.receivedAt > COALESCE_MS * 3, 10_000, "quiet");
+    const maxSignals = Math.ceil((lastCommit - started) / COALESCE_MS) + 2;
+    expect(got.length).toBeLessThan(50);
+    expect(got.length).toBeLessThanOrEqual(maxSignals);
+    expect(got.at(-1)!.receivedAt).toBeGreaterThanOrEqual(lastCommit);
+    expect(got.map((g) => g.seq)).toEqual(got.map((_, i) => i + 1)); // no gaps
+    for (let i = 1; i < got.length; i++) expect(got[i].at - got[i - 1].at).toBeGreaterThanOrEqual(COALESCE_MS - 5);
+  });
+
+  test("bulk – one statement writing many rows of several outcomes sends one signal per channel", async ({ sql }) => {
+    const m = await createMarket(sql, { outcomes: 3 });
+    const s = await client();
+    const got = collect(s);
+    await join(s, `market:${m.slug}:orderbook`);
+    await sql`
+      INSERT INTO orders (id, market_id, outcome_id, user_id, side, type, price, shares, filled_shares, status, created_at)
+      SELECT gen_random_uuid(), ${m.id}, (${m.outcomes}::uuid[])[1 + g % 3], ${m.userId}, 'BUY', 'LIMIT', 0.2, 1, 0, 'OPEN', now()
+      FROM generate_series(1, 500) g`;
+    await waitFor(() => got.length > 0, 10_000, "signal of the bulk insert");
+    await sleep(COALESCE_MS * 3);
+    // The first notification goes out at once (naming its outcome), the rest fold into one.
+    expect(got.length).toBeLessThanOrEqual(2);
+    if (got.length === 2) expect(got[1].outcomeId).toBeNull();
+  });
+
+  test("import – lib/import signals the channels of the markets it touches", async ({ sql }) => {
+    const { importFile } = await import("../../lib/import/import");
+    const m = await createMarket(sql);
+    const s = await client();
+    const got = collect(s);
+    await join(s, `market:${m.slug}:orderbook`);
+    await join(s, `market:${m.slug}:price`);
+    const now = new Date().toISOString();
+    await importFile(sql, {
+      orders: [{
+        id: crypto.randomUUID(), market_id: m.id, outcome_id: m.outcomes[0], user_id: m.userId, side: "SELL",
+        type: "LIMIT", price: "0.700", shares: "12.00", filled_shares: "0.00", status: "OPEN", created_at: now,
+      }],
+      trades: [{
+        id: crypto.randomUUID(), market_id: m.id, outcome_id: m.outcomes[0], price: "0.650", shares: "3",
+        maker_user_id: m.userId, taker_user_id: null, executed_at: now,
+      }],
+    });
+    await waitFor(() => only(got, "orderbook").length > 0 && only(got, "price").length > 0, 10_000, "both signals");
+  });
+
+  test("simulator – its ticks trade a market within the schema and signal both channels", async ({ sql }) => {
+    const { simulateTick, simulatorUsers } = await import("../../lib/simulator/simulator");
+    const m = await createMarket(sql, { outcomes: 3, probability: [50, 30, 20] });
+    const s = await client();
+    const got = collect(s);
+    await join(s, `market:${m.slug}:orderbook`);
+    await join(s, `market:${m.slug}:price`);
+    const users = await simulatorUsers(sql);
+    const results: string[] = [];
+    for (let i = 0; i < 60; i++) results.push(await simulateTick(sql, m.id, users));
+    expect(results).toContain("traded");
+    await waitFor(() => only(got, "orderbook").length > 0 && only(got, "price").length > 0, 10_000, "both signals");
+
+    const [{ sum }] = await sql`SELECT sum(probability)::text AS sum FROM outcomes WHERE market_id = ${m.id}`;
+    expect(sum).toBe("100.00");
+    const [vol] = await sql`
+      SELECT (SELECT total_volume FROM markets WHERE id = ${m.id})::text AS stored,
+             (SELECT coalesce(sum(price * shares), 0) FROM trades WHERE market_id = ${m.id})::numeric(30,6)::text AS traded`;
+    expect(vol.stored).toBe(vol.traded);
+    const crossed = await sql`
+      SELECT outcome_id FROM orders WHERE market_id = ${m.id} AND type = 'LIMIT' AND status IN ('OPEN', 'PARTIALLY_FILLED')
+      GROUP BY outcome_id HAVING max(price) FILTER (WHERE side = 'BUY') >= min(price) FILTER (WHERE side = 'SELL')`;
+    expect(crossed).toEqual([]);
+    const [liq] = await sql`
+      SELECT (SELECT total_liquidity FROM markets WHERE id = ${m.id})::text AS stored,
+             (SELECT coalesce(sum(price * (shares - filled_shares)), 0) FROM orders WHERE market_id = ${m.id}
+                AND type = 'LIMIT' AND status IN ('OPEN', 'PARTIALLY_FILLED'))::numeric(30,6)::text AS resting`;
+    expect(liq.stored).toBe(liq.resting);
+  });
+});
+
+test.describe("push channels – resilience", () => {
+  test("LISTEN – after its database connection is killed, every joined channel is signalled and new writes still are", async ({ sql }) => {
+    const m = await createMarket(sql);
+    const s = await client();
+    const got = collect(s);
+    await join(s, `market:${m.slug}:price`);
+    await join(s, `market:${m.slug}:orderbook`);
+    const killed = await sql`
+      SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
+      WHERE datname = current_database() AND query ILIKE 'listen%' AND pid <> pg_backend_pid()`;
+    expect(killed.length).toBeGreaterThan(0);
+    // The resync names no outcome: something may have changed anywhere in the market.
+    await waitFor(() => only(got, "price").length > 0 && only(got, "orderbook").length > 0, 15_000, "resync signals");
+    expect(got.every((g) => g.outcomeId === null)).toBe(true);
+    const n = got.length;
+    await sleep(COALESCE_MS * 2);
+    await insertOrder(sql, m);
+    await waitFor(() => got.length > n && got.at(-1)!.outcomeId === m.outcomes[0], 10_000, "signal after LISTEN resumed");
+  });
+
+  test.describe(() => {
+    let second: ChildProcess | undefined;
+    test.afterAll(async () => {
+      // tsx runs the server in a child process: signal the whole group, which we lead.
+      if (second?.pid && second.exitCode === null) {
+        const exited = new Promise((r) => second!.once("exit", r));
+        process.kill(-second.pid, "SIGTERM");
+        await exited;
+      }
+    });
+
+    test("instances – two app instances on one database both deliver a write's signal", async ({ sql }) => {
+      test.setTimeout(180_000);
+      const port = Number(process.env.TEST_PORT ?? 3210) + 1;
+      const baseURL = `http://127.0.0.1:${port}`;
+      // A production instance beside the test server: two `next dev` cannot share one directory.
+      test.skip(!fs.existsSync(path.join(process.env.NEXT_DIST_DIR || ".next", "BUILD_ID")), "needs a production build (npm test makes one)");
+      second = spawn("node_modules/.bin/tsx", ["server.ts"], {
+        detached: true,
+        env: { ...process.env, DATABASE_URL: testRun().databaseUrl, PORT: String(port), HOST: "127.0.0.1", SKIP_SEED: "1", NEXT_TELEMETRY_DISABLED: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      second.stdout!.on("data", (d) => (output += d));
+      second.stderr!.on("data", (d) => (output += d));
+      await waitFor(() => /ready on/.test(output) || second!.exitCode !== null, 150_000, "the second instance");
+      expect(second.exitCode, output).toBeNull();
+
+      const m = await createMarket(sql);
+      const [a, b] = [await client(), await client(baseURL)];
+      const [gotA, gotB] = [collect(a), collect(b)];
+      for (const s of [a, b]) expect(await join(s, `market:${m.slug}:orderbook`)).toEqual({ ok: true });
+      await insertOrder(sql, m);
+      await waitFor(() => gotA.length > 0 && gotB.length > 0, 10_000, "a signal on both instances");
+      for (const got of [gotA, gotB]) expect(got[0]).toMatchObject({ slug: m.slug, outcomeId: m.outcomes[0], seq: 1 });
+    });
+  });
+});

@@ -1,0 +1,221 @@
+// Socket.IO push channels on the app's own http server, driven by PostgreSQL: the triggers of
+// migration 0002 NOTIFY market_events, every app instance LISTENs and signals its own rooms, so any
+// number of instances behind a load balancer deliver every signal.
+import type http from "node:http";
+import { randomUUID } from "node:crypto";
+import { Server, type Socket } from "socket.io";
+import { z } from "zod";
+import type { Sql } from "../db/client";
+import {
+  CHANNEL_KINDS,
+  MAX_CHANNELS_PER_SOCKET,
+  SOCKET_PATH,
+  channelName,
+  channelRequest,
+  parseChannel,
+  type Ack,
+  type Channel,
+  type Signal,
+} from "./channels";
+import { createThrottle } from "./throttle";
+
+export const NOTIFY_CHANNEL = "market_events";
+
+export interface RealtimeOptions {
+  /** At most one signal per channel per this many ms; the last change always goes out. */
+  coalesceMs?: number;
+  /** How often the listener proves it still hears the database (its own ping through NOTIFY). */
+  heartbeatMs?: number;
+  log?: (message: string) => void;
+}
+
+const notification = z.union([
+  z.object({ k: z.enum(CHANNEL_KINDS), s: z.string(), o: z.string().nullable() }),
+  z.object({ k: z.literal("ping"), n: z.string() }),
+]);
+
+type Pending = { slug: string; outcomeId: string | null };
+
+// Join/leave requests per socket: a bucket of BURST refilled at RATE per second.
+const JOIN_BURST = 200;
+const JOIN_RATE = 100;
+const SLUG_CACHE_MS = 60_000;
+const SLUG_CACHE_MAX = 10_000;
+
+export async function attachRealtime(server: http.Server, sql: Sql, options: RealtimeOptions = {}): Promise<() => Promise<void>> {
+  const coalesceMs = options.coalesceMs ?? Number(process.env.REALTIME_COALESCE_MS ?? 150);
+  const heartbeatMs = options.heartbeatMs ?? Number(process.env.REALTIME_HEARTBEAT_MS ?? 5_000);
+  const log = options.log ?? ((m: string) => console.log(`[realtime] ${m}`));
+
+  const io = new Server(server, {
+    path: SOCKET_PATH,
+    serveClient: false,
+    cors: { origin: "*" }, // public read-only signals: third parties subscribe from anywhere
+    maxHttpBufferSize: 16_384, // a join is a few hundred bytes
+    destroyUpgrade: false, // leave other upgrades (Next's dev HMR socket) alone
+  });
+  const rooms = io.of("/").adapter.rooms;
+
+  // ------------------------------------------------------------------ signals out
+  const seqs = new Map<string, number>();
+  io.of("/").adapter.on("delete-room", (room: string) => seqs.delete(room));
+
+  const send = (channel: string, { slug, outcomeId }: Pending) => {
+    const parsed = parseChannel(channel);
+    if (!parsed || !rooms.get(channel)?.size) return;
+    const seq = (seqs.get(channel) ?? 0) + 1;
+    seqs.set(channel, seq);
+    const signal: Signal = { channel, slug, outcomeId, at: Date.now(), seq };
+    io.to(channel).emit(parsed.kind, signal);
+  };
+  // Signals folded together name their outcome only when they all concern the same one.
+  const throttle = createThrottle<Pending>(coalesceMs, send, {
+    merge: (a, b) => ({ slug: b.slug, outcomeId: a.outcomeId === b.outcomeId ? b.outcomeId : null }),
+  });
+
+  const signalEveryRoom = () => {
+    let n = 0;
+    for (const room of rooms.keys()) {
+      const ch = parseChannel(room);
+      if (ch) {
+        throttle.push(room, { slug: ch.slug, outcomeId: null });
+        n++;
+      }
+    }
+    return n;
+  };
+
+  // ------------------------------------------------------------------ database in
+  const nonce = randomUUID();
+  let lastPong = Date.now();
+  let listens = 0;
+  const onNotify = (payload: string) => {
+    let msg: z.infer<typeof notification>;
+    try {
+      msg = notification.parse(JSON.parse(payload));
+    } catch {
+      return; // not ours
+    }
+    if (msg.k === "ping") {
+      if (msg.n === nonce) lastPong = Date.now();
+      return;
+    }
+    const channel = channelName(msg.s, msg.k);
+    if (rooms.has(channel)) throttle.push(channel, { slug: msg.s, outcomeId: msg.o });
+  };
+  // postgres.js re-issues LISTEN on a new connection by itself and calls this again: whatever was
+  // committed in between is lost, so every joined channel gets a signal and its clients refetch.
+  const onListen = () => {
+    lastPong = Date.now();
+    if (++listens > 1) log(`LISTEN resumed: signalled ${signalEveryRoom()} channel(s)`);
+  };
+  let subscription = await sql.listen(NOTIFY_CHANNEL, onNotify, onListen);
+
+  // If the re-LISTEN itself failed (database down longer than the connect timeout), postgres.js
+  // gives up silently; a missing heartbeat makes us subscribe again.
+  let relistening = false;
+  const heartbeat = setInterval(async () => {
+    if (!relistening && Date.now() - lastPong > 3 * heartbeatMs) {
+      relistening = true;
+      log("no heartbeat from the database: subscribing again");
+      subscription.unlisten().catch(() => {});
+      try {
+        subscription = await sql.listen(NOTIFY_CHANNEL, onNotify, onListen);
+      } catch (err) {
+        log(`LISTEN failed: ${(err as Error).message}`);
+      } finally {
+        relistening = false;
+      }
+    }
+    sql.notify(NOTIFY_CHANNEL, JSON.stringify({ k: "ping", n: nonce })).catch(() => {});
+  }, heartbeatMs);
+  heartbeat.unref();
+
+  // ------------------------------------------------------------------ clients
+  const known = new Map<string, number>(); // slug → cached until
+  const marketExists = async (slug: string) => {
+    const until = known.get(slug);
+    if (until && until > Date.now()) return true;
+    const [row] = await sql`SELECT 1 AS one FROM markets WHERE slug = ${slug}`;
+    if (row) {
+      if (known.size >= SLUG_CACHE_MAX) known.clear();
+      known.set(slug, Date.now() + SLUG_CACHE_MS);
+    }
+    return Boolean(row);
+  };
+
+  const malformed: Ack = { ok: false, error: "Malformed channel" };
+  const channelOf = (payload: unknown): (Channel & { name: string }) | null => {
+    const req = channelRequest.safeParse(payload);
+    if (!req.success) return null;
+    const ch = parseChannel(req.data.channel);
+    return ch && { ...ch, name: req.data.channel };
+  };
+
+  const join = async (socket: Socket, payload: unknown): Promise<Ack> => {
+    const ch = channelOf(payload);
+    if (!ch) return malformed;
+    if (socket.rooms.has(ch.name)) return { ok: true };
+    if (socket.rooms.size - 1 >= MAX_CHANNELS_PER_SOCKET) {
+      return { ok: false, error: `Too many channels: a socket may join at most ${MAX_CHANNELS_PER_SOCKET}` };
+    }
+    if (!(await marketExists(ch.slug))) return { ok: false, error: `Unknown market: ${ch.slug}` };
+    socket.join(ch.name);
+    return { ok: true };
+  };
+
+  const leave = async (socket: Socket, payload: unknown): Promise<Ack> => {
+    const ch = channelOf(payload);
+    if (!ch) return malformed;
+    socket.leave(ch.name);
+    return { ok: true };
+  };
+
+  io.on("connection", (socket) => {
+    // One request at a time per socket (a flood queues behind itself, holding at most one
+    // database connection), and a token bucket so that it cannot queue without bound.
+    let queue = Promise.resolve();
+    let tokens = JOIN_BURST;
+    let refilled = Date.now();
+    const take = () => {
+      const now = Date.now();
+      tokens = Math.min(JOIN_BURST, tokens + ((now - refilled) / 1000) * JOIN_RATE);
+      refilled = now;
+      if (tokens < 1) return false;
+      tokens -= 1;
+      return true;
+    };
+
+    const handle = (op: typeof join) => (...args: unknown[]) => {
+      // socket.emit("join", cb) hands the callback as the only argument; a missing one is fine.
+      const last = args.at(-1);
+      const ack = typeof last === "function" ? (last as (a: Ack) => void) : () => {};
+      const payload = typeof args[0] === "function" ? undefined : args[0];
+      const reply = (a: Ack) => {
+        try {
+          ack(a);
+        } catch {
+          /* the client went away */
+        }
+      };
+      if (!take()) return reply({ ok: false, error: "Too many requests: slow down" });
+      queue = queue.then(
+        () => op(socket, payload).then(reply, (err) => {
+          log(`${op.name} failed: ${(err as Error).message}`);
+          reply({ ok: false, error: "Internal error" });
+        }),
+      );
+    };
+    socket.on("join", handle(join));
+    socket.on("leave", handle(leave));
+  });
+
+  log(`push channels on ${SOCKET_PATH} (coalescing ${coalesceMs} ms)`);
+
+  return async () => {
+    clearInterval(heartbeat);
+    throttle.close();
+    await subscription.unlisten().catch(() => {});
+    await io.close();
+  };
+}

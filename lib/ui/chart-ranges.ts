@@ -1,0 +1,29 @@
+// Chart ranges of the price chart: each maps to a startTs (seconds back from now) and a bucket size in
+// minutes chosen to give roughly 60–300 points. "All" starts at 0 and walks back past the trade cap.
+export const CHART_RANGES = ["1h", "6h", "1d", "1w", "1m", "all"] as const;
+export type ChartRange = (typeof CHART_RANGES)[number];
+export const DEFAULT_RANGE: ChartRange = "1w";
+
+export const RANGE_SPECS: Record<Exclude<ChartRange, "all">, { label: string; spanS: number; fidelity: number }> = {
+  "1h": { label: "1H", spanS: 3600, fidelity: 1 },
+  "6h": { label: "6H", spanS: 6 * 3600, fidelity: 5 },
+  "1d": { label: "1D", spanS: 86400, fidelity: 15 },
+  "1w": { label: "1W", spanS: 7 * 86400, fidelity: 60 },
+  "1m": { label: "1M", spanS: 30 * 86400, fidelity: 240 },
+};
+export const RANGE_LABELS: Record<ChartRange, string> = { ...Object.fromEntries(Object.entries(RANGE_SPECS).map(([k, v]) => [k, v.label])), all: "All" } as Record<ChartRange, string>;
+
+const NICE_FIDELITIES = [1, 5, 15, 60, 240, 720, 1440, 10080];
+
+/** Bucket minutes for "All": the smallest nice size giving at most ~300 buckets over the market's life. */
+export function allRangeFidelity(tradingStartsAtS: number, nowS: number) {
+  const minutes = Math.max(1, (nowS - tradingStartsAtS) / 60);
+  return NICE_FIDELITIES.find((f) => minutes / f <= 300) ?? NICE_FIDELITIES[NICE_FIDELITIES.length - 1];
+}
+
+export function parseRange(v: string | null | undefined): ChartRange {
+  return (CHART_RANGES as readonly string[]).includes(v ?? "") ? (v as ChartRange) : DEFAULT_RANGE;
+}
+
+/** Max requests the "All" range makes while walking back past the 1,000-trade cap. */
+export const ALL_RANGE_MAX_REQUESTS = 10;

@@ -1,0 +1,125 @@
+// npm run bench:realtime – push-signal latency from a database commit to the clients: connects N
+// socket.io clients (WebSocket) to a running server, joins them to a throwaway bench market's
+// orderbook channel, commits order inserts spaced wider than the coalescing interval and prints
+// p50/p90/p99/max of (client receive time − time the INSERT was sent). Prints, asserts nothing.
+//
+//   BASE_URL=http://127.0.0.1:3400 DATABASE_URL=postgres://… npm run bench:realtime -- --clients 1000 --commits 40
+//   (without the env vars it uses .data/test-run.json, i.e. a running Playwright test server)
+import fs from "node:fs";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { io, type Socket } from "socket.io-client";
+import type { Signal } from "../lib/realtime/channels";
+
+const { values } = parseArgs({
+  options: {
+    clients: { type: "string", default: "1000" },
+    commits: { type: "string", default: "40" },
+    spacing: { type: "string", default: "400" }, // ms between commits; > the coalescing interval
+    batch: { type: "string", default: "50" }, // clients connecting at once
+  },
+});
+const CLIENTS = Math.min(5000, Math.max(1, Number(values.clients)));
+const COMMITS = Math.min(500, Math.max(1, Number(values.commits)));
+const SPACING = Math.max(200, Number(values.spacing));
+const BATCH = Math.max(1, Number(values.batch));
+
+const runFile = path.join(process.cwd(), ".data", "test-run.json");
+const run = fs.existsSync(runFile) ? JSON.parse(fs.readFileSync(runFile, "utf8")) : {};
+const baseURL: string = process.env.BASE_URL ?? run.baseURL ?? "http://127.0.0.1:3400";
+const databaseUrl: string | undefined = process.env.DATABASE_URL ?? run.databaseUrl;
+if (!databaseUrl) throw new Error("set DATABASE_URL (the database the server at BASE_URL uses)");
+for (const u of [baseURL, databaseUrl]) {
+  const host = new URL(u).hostname;
+  if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host)) throw new Error(`loopback only: ${u}`);
+}
+
+const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// A throwaway native market, removed at the end.
+const marketId = randomUUID();
+const outcomeId = randomUUID();
+const userId = randomUUID();
+const slug = `bench-rt-${marketId.slice(0, 8)}`;
+await sql.begin(async (tx) => {
+  await tx`INSERT INTO users (id, username) VALUES (${userId}, ${`bench-${userId.slice(0, 12)}`})`;
+  await tx`
+    INSERT INTO markets (id, slug, question, description, category, sub_category, type, status,
+                         trading_starts_at, trading_ends_at, platform_fee, spread, image_url)
+    VALUES (${marketId}, ${slug}, 'Realtime latency benchmark?', 'Throwaway market of bench-realtime.', 'OTHER', 'Bench',
+            'BINARY', 'ACTIVE', now(), now() + interval '1 day', 0.02, 2, 'https://example.com/b.png')`;
+  await tx`
+    INSERT INTO outcomes (id, market_id, name, side, index, probability) VALUES
+      (${outcomeId}, ${marketId}, 'Yes', 'YES', 0, 50), (${randomUUID()}, ${marketId}, 'No', 'NO', 1, 50)`;
+});
+
+const channel = `market:${slug}:orderbook`;
+const sent: number[] = []; // commit i: time the INSERT was sent
+const acked: number[] = []; // commit i: time its commit was acknowledged
+const received: number[][] = Array.from({ length: COMMITS }, () => []);
+let unexpected = 0;
+const sockets: Socket[] = [];
+
+try {
+  console.log(`bench-realtime: ${CLIENTS} clients → ${baseURL}, ${COMMITS} commits every ${SPACING} ms on ${channel}`);
+  const t0 = Date.now();
+  for (let i = 0; i < CLIENTS; i += BATCH) {
+    await Promise.all(
+      Array.from({ length: Math.min(BATCH, CLIENTS - i) }, async () => {
+        const s = io(baseURL, { path: "/socket.io", transports: ["websocket"], forceNew: true, reconnection: false });
+        sockets.push(s);
+        await new Promise<void>((resolve, reject) => {
+          s.once("connect", resolve);
+          s.once("connect_error", reject);
+        });
+        s.on("orderbook", (sig: Signal) => {
+          const at = Date.now();
+          const k = sig.seq - 1; // the room is new: commit k produces seq k+1
+          if (sig.channel === channel && k >= 0 && k < COMMITS) received[k].push(at);
+          else unexpected++;
+        });
+        const ack = await s.timeout(10_000).emitWithAck("join", { channel });
+        if (!ack.ok) throw new Error(`join failed: ${ack.error}`);
+      }),
+    );
+    process.stdout.write(`\r  connected and joined ${Math.min(i + BATCH, CLIENTS)}/${CLIENTS}`);
+  }
+  console.log(` in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+  for (let k = 0; k < COMMITS; k++) {
+    sent[k] = Date.now();
+    await sql`
+      INSERT INTO orders (id, market_id, outcome_id, user_id, side, type, price, shares, filled_shares, status, created_at)
+      VALUES (${randomUUID()}, ${marketId}, ${outcomeId}, ${userId}, 'BUY', 'LIMIT', 0.400, 1, 0, 'OPEN', now())`;
+    acked[k] = Date.now();
+    process.stdout.write(`\r  commit ${k + 1}/${COMMITS}`);
+    await sleep(SPACING);
+  }
+  const deadline = Date.now() + 5_000;
+  while (received.some((r) => r.length < CLIENTS) && Date.now() < deadline) await sleep(50);
+  console.log("");
+
+  const latencies = received.flatMap((r, k) => r.map((t) => t - sent[k])).sort((a, b) => a - b);
+  const fanout = received.filter((r) => r.length).map((r) => Math.max(...r) - Math.min(...r)).sort((a, b) => a - b);
+  const commitRtt = acked.map((a, k) => a - sent[k]).sort((a, b) => a - b);
+  const firstClient = received.filter((r) => r.length).map((r, k) => Math.min(...r) - sent[k]).sort((a, b) => a - b);
+  const expected = CLIENTS * COMMITS;
+  console.log(`received ${latencies.length}/${expected} signals (${unexpected} unexpected)`);
+  if (latencies.length) {
+    console.log(
+      `latency commit→client (ms): p50 ${pct(latencies, 50)}  p90 ${pct(latencies, 90)}  p99 ${pct(latencies, 99)}  max ${latencies.at(-1)}`,
+    );
+    console.log(`  first client per commit (ms): p50 ${pct(firstClient, 50)}  max ${firstClient.at(-1)}`);
+    console.log(`  fan-out first→last client per commit (ms): p50 ${pct(fanout, 50)}  max ${fanout.at(-1)}`);
+    console.log(`  INSERT round trip (ms): p50 ${pct(commitRtt, 50)}  max ${commitRtt.at(-1)}`);
+  }
+} finally {
+  for (const s of sockets) s.disconnect();
+  await sql`DELETE FROM markets WHERE id = ${marketId}`;
+  await sql`DELETE FROM users WHERE id = ${userId}`;
+  await sql.end();
+}

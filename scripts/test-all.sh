@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# npm test: type check, unit tests (vitest), a production build, then every Playwright project
+# (API over real HTTP, UI and demo flows in Chromium) against a throwaway seeded database.
+set -uo pipefail
+export NEXT_TELEMETRY_DISABLED=1
+cd "$(dirname "$0")/.."
+mkdir -p test-results
+status=0
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "type check"
+npx tsc --noEmit -p . || status=1
+
+step "unit tests (vitest)"
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json || status=1
+
+step "production build"
+if ! npx next build; then
+  echo "next build failed: skipping the browser and API tests"
+  exit 1
+fi
+
+step "API, UI and demo tests (Playwright)"
+# Debian's Chromium when present (CI installs it); elsewhere Playwright's own browser, fetched once.
+if [ ! -x /usr/bin/chromium ] && [ ! -x /usr/bin/chromium-browser ]; then
+  npx playwright install chromium || echo "no browser could be installed: UI tests will fail"
+fi
+npx playwright test "$@" || status=1
+
+step "summary"
+node scripts/test-summary.mjs test-results/vitest.json test-results/playwright.json || status=1
+exit $status
