@@ -5,7 +5,7 @@ import cliProgress from "cli-progress";
 import { closeDb, db } from "../lib/db/client";
 import { resolveDatabase } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
-import { resetDatabase, seedDatabase } from "../lib/seed/seed";
+import { seedDatabase } from "../lib/seed/seed";
 
 const { values: args } = parseArgs({
   options: {
@@ -46,17 +46,15 @@ try {
     console.error(`The database already holds ${n} markets and ${u} users; refusing to seed into it. Re-run with --reset to empty it first.`);
     exitCode = 1;
   } else {
-    if (args.reset) {
-      await resetDatabase(sql);
-      console.log("emptied all data tables (--reset)");
-    }
+    if (args.reset) console.log("--reset: emptying all data tables in the seeding transaction");
     const bar = new cliProgress.SingleBar(
-      { format: "seeding [{bar}] {percentage}% | {value}/{total} markets | {rows} rows | {duration_formatted}", stream: process.stderr, hideCursor: true },
+      { format: "seeding [{bar}] {percentage}% | {value}/{total} markets | {rows} rows | {duration_formatted}", stream: process.stderr, hideCursor: true, noTTYOutput: true, notTTYSchedule: 10_000 },
       cliProgress.Presets.shades_classic,
     );
     let started = false;
     const summary = await seedDatabase(sql, {
       ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
+      reset: args.reset,
       log: (m) => {
         if (started) bar.stop(), (started = false);
         console.log(m);

@@ -2,7 +2,7 @@
 // (seed, index, now), so writers can stream tables one at a time and regenerate what they need.
 import { CATEGORIES, type Category, type MarketStatus } from "../markets/schemas";
 import { ADJECTIVES, CATALOGUE, MULTI_COLORS, NOUNS, RESOLVERS, VENUES, commentText, longDate } from "./content";
-import { Rng, hash32, labelHash, seededUuid } from "./prng";
+import { Rng, hash32, labelHash, seededUuid, seededUuidAfter, seededUuidPrefix } from "./prng";
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -353,8 +353,11 @@ export interface TradeRow {
   executed_at: string;
 }
 
-const price3 = (t: number) => (t / 1000).toFixed(3);
-const shares2 = (h: number) => (h / 100).toFixed(2);
+// Hot-loop formatting without toFixed: prices come from a table, shares from integer hundredths.
+const PRICE3 = Array.from({ length: 1001 }, (_, t) => (t / 1000).toFixed(3));
+const FRAC2 = Array.from({ length: 100 }, (_, h) => String(h).padStart(2, "0"));
+const price3 = (t: number) => PRICE3[t];
+const shares2 = (h: number) => `${Math.floor(h / 100)}.${FRAC2[h % 100]}`;
 const logit = (p: number) => Math.log(p / (1 - p));
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
@@ -413,6 +416,7 @@ export function generateTrades(ctx: SeedContext, m: MarketRow, emit?: (t: TradeR
   const isoTimes = emit ? times.map(iso) : [];
   let volume = 0;
   let row = 0;
+  const idPrefix = seededUuidPrefix(ctx.salts.trade, m.index);
   const paths: number[][] =
     m.type === "BINARY"
       ? (() => {
@@ -430,7 +434,7 @@ export function generateTrades(ctx: SeedContext, m: MarketRow, emit?: (t: TradeR
       if (taker !== null && taker === maker) taker = (taker + 1) % ctx.users;
       if (emit)
         emit({
-          id: seededUuid(ctx.salts.trade, m.index, row++),
+          id: seededUuidAfter(idPrefix, ctx.salts.trade, m.index, row++),
           market_id: m.id,
           outcome_id: o.id,
           price: price3(path[j]),
@@ -492,14 +496,14 @@ export function generateOrders(ctx: SeedContext, m: MarketRow, emit: (o: OrderRo
     const c = o.lastPrice;
     if (m.status === "ACTIVE") {
       const base = r.range(20, 400);
-      const levels = r.int(4, 8);
+      const levels = r.int(3, 6);
       for (const side of ["BUY", "SELL"] as const) {
         // Bids strictly below the last price on the 1-cent grid, asks strictly above.
         const first = side === "BUY" ? Math.floor((c - 1) / 10) * 10 : Math.ceil((c + 1) / 10) * 10;
         for (let k = 0; k < levels; k++) {
           const p = side === "BUY" ? first - 10 * k : first + 10 * k;
           if (p < 10 || p > 990) break;
-          const orders = r.int(1, 3);
+          const orders = r.int(1, 2);
           for (let q = 0; q < orders; q++) {
             const sharesH = Math.max(100, Math.round(base * (1 + 0.6 * k) * r.range(0.4, 1.4) * 100));
             const partial = r.chance(0.25);

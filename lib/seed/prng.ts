@@ -106,11 +106,17 @@ const hex8 = (n: number) => (n >>> 0).toString(16).padStart(8, "0");
  * a < 2^28 (e.g. market index), b < 2^22 (row within the market).
  */
 export function seededUuid(salt: number, a: number, b: number): string {
+  return seededUuidAfter(seededUuidPrefix(salt, a), salt, a, b);
+}
+
+/** The part of seededUuid() that depends on (salt, a) only, for hot loops over b. */
+export function seededUuidPrefix(salt: number, a: number): string {
+  return `${hex8(salt)}-${((a >>> 12) & 0xffff).toString(16).padStart(4, "0")}-4${(a & 0xfff).toString(16).padStart(3, "0")}-`;
+}
+
+export function seededUuidAfter(prefix: string, salt: number, a: number, b: number): string {
   const tail = hash32(salt, a, b);
-  const s1 = hex8(salt);
-  const s2 = ((a >>> 12) & 0xffff).toString(16).padStart(4, "0");
-  const s3 = "4" + (a & 0xfff).toString(16).padStart(3, "0");
   const s4 = (8 + ((b >>> 20) & 3)).toString(16) + ((b >>> 8) & 0xfff).toString(16).padStart(3, "0");
   const s5 = (b & 0xff).toString(16).padStart(2, "0") + hex8(tail) + ((tail >>> 7) & 0xff).toString(16).padStart(2, "0");
-  return `${s1}-${s2}-${s3}-${s4}-${s5}`;
+  return `${prefix}${s4}-${s5}`;
 }

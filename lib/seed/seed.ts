@@ -15,7 +15,7 @@ import {
   generateTrades,
   generateUser,
   seedContext,
-  withVolume,
+  volumeString,
 } from "./generate";
 
 export const SEED_TABLES = ["users", "markets", "outcomes", "comments", "orders", "trades", "external_books"] as const;
@@ -32,6 +32,8 @@ export interface SeedProgress {
 export interface SeedDatabaseOptions extends Partial<SeedOptions> {
   log?: (m: string) => void;
   onProgress?: (p: SeedProgress) => void;
+  /** Empty the data tables first, in the same transaction: a failed seed leaves the old data. */
+  reset?: boolean;
   /**
    * COPY with indexes and foreign keys rebuilt after the load (default), or batched multi-row
    * INSERTs into the fully indexed tables (false). COPY is the default at every size: the default
@@ -64,7 +66,7 @@ const COLUMNS: Record<SeedTable, string[]> = {
     "resolution_date", "winning_outcome_id", "resolved_at", "settled_at", "resolved_by", "resolution_source", "resolution_note",
     "platform_fee", "spread", "total_volume", "image_url", "video_url", "video_poster_url", "video_source_url", "video_provider",
     "video_status", "external_source", "external_market_id", "tags", "views", "verified", "featured", "creator_id", "price_market",
-    "predict_market", "created_at", "updated_at",
+    "predict_market", "created_at", "updated_at", "comments_count", "total_liquidity",
   ],
   outcomes: [
     "id", "market_id", "name", "side", "index", "probability", "description", "image_url", "color", "question_id", "condition_id",
@@ -84,34 +86,37 @@ const marketRow = (m: MarketRow): Row => [
   json(m.predict_market), m.created_at, m.updated_at,
 ];
 
-/** The rows of one child table for a chunk of markets. */
-function* chunkRows(ctx: SeedContext, table: Exclude<SeedTable, "users">, markets: MarketRow[]): Generator<Row> {
-  const buffer: Row[] = [];
+/**
+ * Every row of a chunk of markets, each child generated once. The derived columns of the markets
+ * (total_volume, comments_count, total_liquidity) are summed here in exact integer units, so the
+ * market rows are written final and the closing check in SQL finds nothing to correct.
+ */
+function chunkRows(ctx: SeedContext, markets: MarketRow[]): Record<Exclude<SeedTable, "users">, Row[]> {
+  const rows = { markets: [] as Row[], outcomes: [] as Row[], comments: [] as Row[], orders: [] as Row[], trades: [] as Row[], external_books: [] as Row[] };
   for (const m of markets) {
-    switch (table) {
-      case "markets":
-        buffer.push(marketRow(m));
-        break;
-      case "outcomes":
-        for (const o of m.outcomes)
-          buffer.push([o.id, o.market_id, o.name, o.side, String(o.index), o.probability, o.description, o.image_url, o.color, o.question_id, o.condition_id, o.position_id, o.payout_wei, o.created_at, o.updated_at]);
-        break;
-      case "comments":
-        generateComments(ctx, m, (c) => buffer.push([c.id, c.market_id, c.user_id, c.content, c.parent_id, String(c.likes_count), c.created_at, c.updated_at]));
-        break;
-      case "orders":
-        generateOrders(ctx, m, (o) => buffer.push([o.id, o.market_id, o.outcome_id, o.user_id, o.side, o.type, o.price, o.shares, o.filled_shares, o.status, o.created_at, o.updated_at]));
-        break;
-      case "trades":
-        generateTrades(ctx, m, (t) => buffer.push([t.id, t.market_id, t.outcome_id, t.price, t.shares, t.maker_user_id, t.taker_user_id, t.executed_at]));
-        break;
-      case "external_books":
-        generateExternalBooks(ctx, m, (b) => buffer.push([b.outcome_id, new Json(b.bids), new Json(b.asks), b.updated_at]));
-        break;
-    }
-    yield* buffer;
-    buffer.length = 0;
+    for (const o of m.outcomes)
+      rows.outcomes.push([o.id, o.market_id, o.name, o.side, String(o.index), o.probability, o.description, o.image_url, o.color, o.question_id, o.condition_id, o.position_id, o.payout_wei, o.created_at, o.updated_at]);
+    let comments = 0;
+    generateComments(ctx, m, (c) => {
+      comments++;
+      rows.comments.push([c.id, c.market_id, c.user_id, c.content, c.parent_id, String(c.likes_count), c.created_at, c.updated_at]);
+    });
+    let liquidity = 0; // price thousandths × share hundredths = 1e-5 USDT
+    generateOrders(ctx, m, (o) => {
+      if (o.type === "LIMIT" && (o.status === "OPEN" || o.status === "PARTIALLY_FILLED"))
+        liquidity += Math.round(Number(o.price) * 1000) * (Math.round(Number(o.shares) * 100) - Math.round(Number(o.filled_shares) * 100));
+      rows.orders.push([o.id, o.market_id, o.outcome_id, o.user_id, o.side, o.type, o.price, o.shares, o.filled_shares, o.status, o.created_at, o.updated_at]);
+    });
+    generateExternalBooks(ctx, m, (b) => {
+      // venue levels: 2-decimal prices and shares, so ×1000 and ×100 are exact
+      for (const l of [...b.bids, ...b.asks]) liquidity += Math.round(Number(l.price) * 1000) * Math.round(Number(l.shares) * 100);
+      rows.external_books.push([b.outcome_id, new Json(b.bids), new Json(b.asks), b.updated_at]);
+    });
+    const volume = generateTrades(ctx, m, (t) => rows.trades.push([t.id, t.market_id, t.outcome_id, t.price, t.shares, t.maker_user_id, t.taker_user_id, t.executed_at]));
+    m.total_volume = volumeString(volume);
+    rows.markets.push([...marketRow(m), String(comments), volumeString(liquidity)]);
   }
+  return rows;
 }
 
 // COPY text format: backslash, tab, newline and carriage return are escaped; \N is NULL.
@@ -123,7 +128,13 @@ const copyValue = (v: Value) =>
 function* copyChunks(rows: Iterable<Row>, count: () => void): Generator<string> {
   let chunk = "";
   for (const row of rows) {
-    chunk += row.map(copyValue).join("\t") + "\n";
+    let line = "";
+    for (let c = 0; c < row.length; c++) {
+      const v = row[c];
+      // Most values are uuids, numbers and timestamps: only free text and arrays need escaping.
+      line += (c ? "\t" : "") + (v === null ? "\\N" : typeof v === "string" && !/[\\\t\n\r]/.test(v) ? v : copyValue(v));
+    }
+    chunk += line + "\n";
     count();
     if (chunk.length > 262_144) {
       yield chunk;
@@ -168,7 +179,7 @@ async function writeTable(tx: Sql, table: SeedTable, rows: Iterable<Row>, copy: 
  * foreign key with one join is far cheaper than maintaining both row by row during a bulk COPY.
  * Runs inside the caller's transaction, so a failure leaves the schema untouched.
  */
-async function withoutIndexes<T>(tx: Sql, tables: readonly string[], load: () => Promise<T>): Promise<T> {
+async function withoutIndexes<T>(tx: Sql, tables: readonly string[], load: () => Promise<T>, log: (m: string) => void): Promise<T> {
   const rels = tables.map((t) => `public.${t}`);
   // Constraints that something outside `tables` depends on (e.g. the winning-outcome key) stay.
   const constraints = await tx<{ kind: string; drop: string; create: string }[]>`
@@ -189,9 +200,38 @@ async function withoutIndexes<T>(tx: Sql, tables: readonly string[], load: () =>
   const keys = constraints.filter((c) => c.kind !== "f");
   for (const c of [...fks, ...keys, ...indexes]) await tx.unsafe(c.drop);
   const result = await load();
+  const t0 = Date.now();
   await tx`SET LOCAL maintenance_work_mem = '512MB'`;
   for (const c of [...keys, ...indexes, ...fks]) await tx.unsafe(c.create);
+  log(`  ${keys.length + indexes.length} indexes and ${fks.length} foreign keys rebuilt in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   return result;
+}
+
+/**
+ * Brings comments_count and total_liquidity in line with the rows. Up to 20,000 markets through
+ * refresh_market_derived() itself; above that through the same computation as one set-based
+ * statement (grouped scans instead of two index probes per market) that rewrites only the markets
+ * whose stored values differ, which, since the writer computed them, should be none.
+ */
+async function checkDerived(tx: Sql, markets: number): Promise<number> {
+  if (markets <= 20_000) {
+    await tx`SELECT refresh_market_derived(array(SELECT id FROM markets))`;
+    return 0;
+  }
+  const r = await tx`
+    WITH c AS (SELECT market_id, count(*) AS n FROM comments GROUP BY market_id),
+         o AS (SELECT market_id, sum(price * (shares - filled_shares)) AS liq FROM orders
+                WHERE type = 'LIMIT' AND status IN ('OPEN', 'PARTIALLY_FILLED') GROUP BY market_id),
+         b AS (SELECT oc.market_id, sum((l->>'price')::numeric * (l->>'shares')::numeric) AS liq
+                 FROM outcomes oc JOIN external_books eb ON eb.outcome_id = oc.id, jsonb_array_elements(eb.bids || eb.asks) l
+                GROUP BY oc.market_id),
+         d AS (SELECT m.id, coalesce(c.n, 0)::int AS comments_count,
+                      CASE WHEN m.external_source IS NULL THEN coalesce(o.liq, 0) ELSE coalesce(b.liq, 0) END AS total_liquidity
+                 FROM markets m LEFT JOIN c ON c.market_id = m.id LEFT JOIN o ON o.market_id = m.id LEFT JOIN b ON b.market_id = m.id)
+    UPDATE markets m SET comments_count = d.comments_count, total_liquidity = d.total_liquidity
+      FROM d
+     WHERE d.id = m.id AND (m.comments_count, m.total_liquidity) IS DISTINCT FROM (d.comments_count, d.total_liquidity)`;
+  return r.count;
 }
 
 /** Empties every data table (schema and migrations stay). */
@@ -200,7 +240,7 @@ export async function resetDatabase(sql: Sql): Promise<void> {
 }
 
 /** Markets generated, and written table by table, per chunk: bounded memory, each market generated once. */
-const CHUNK = 1000;
+const CHUNK = 500;
 
 export async function seedDatabase(sql: Sql, opts: SeedDatabaseOptions = {}): Promise<SeedSummary> {
   const started = Date.now();
@@ -214,7 +254,9 @@ export async function seedDatabase(sql: Sql, opts: SeedDatabaseOptions = {}): Pr
 
   await sql.begin(async (tx_) => {
     const tx = tx_ as unknown as Sql;
+    if (opts.reset) await resetDatabase(tx);
     const load = async () => {
+      const tLoad = Date.now();
       const users = (function* () {
         for (let i = 0; i < ctx.users; i++) {
           const u = generateUser(ctx, i);
@@ -224,23 +266,25 @@ export async function seedDatabase(sql: Sql, opts: SeedDatabaseOptions = {}): Pr
       rows += counts.users = await writeTable(tx, "users", users, copy);
       for (let from = 0; from < ctx.markets; from += CHUNK) {
         const markets: MarketRow[] = [];
-        for (let i = from; i < Math.min(ctx.markets, from + CHUNK); i++) markets.push(withVolume(ctx, generateMarket(ctx, i)));
+        for (let i = from; i < Math.min(ctx.markets, from + CHUNK); i++) markets.push(generateMarket(ctx, i));
+        const chunk = chunkRows(ctx, markets);
         for (const table of SEED_TABLES) {
           if (table === "users") continue;
-          const n = await writeTable(tx, table, chunkRows(ctx, table, markets), copy);
+          const n = await writeTable(tx, table, chunk[table], copy);
           counts[table] += n;
           rows += n;
         }
         opts.onProgress?.({ done: from + markets.length, total: ctx.markets, rows });
       }
+      log(`  wrote ${rows.toLocaleString("en-US")} rows in ${secs(tLoad)}`);
     };
     const t0 = Date.now();
-    if (copy) await withoutIndexes(tx, BULK_TABLES, load);
+    if (copy) await withoutIndexes(tx, BULK_TABLES, load, log);
     else await load();
-    log(`  wrote ${rows.toLocaleString("en-US")} rows in ${secs(t0)}${copy ? " (COPY, indexes and foreign keys rebuilt after)" : ""}`);
+    log(`  load complete in ${secs(t0)}`);
     const t1 = Date.now();
-    await tx`SELECT refresh_market_derived(array(SELECT id FROM markets))`;
-    log(`  derived columns in ${secs(t1)}`);
+    const fixed = await checkDerived(tx, ctx.markets);
+    log(`  derived columns checked in ${secs(t1)}${fixed ? ` (${fixed} markets corrected)` : ""}`);
   });
   const t2 = Date.now();
   await sql`ANALYZE`;
