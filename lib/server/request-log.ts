@@ -2,7 +2,7 @@
 // pipelines. On by default; LOG_REQUESTS=0 switches it off (the test server does).
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-export function requestLogEnabled(env: { LOG_REQUESTS?: string } = process.env) {
+export function requestLogEnabled(env: Record<string, string | undefined> = process.env) {
   return env.LOG_REQUESTS !== "0" && env.LOG_REQUESTS !== "false";
 }
 
