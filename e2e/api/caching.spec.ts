@@ -64,7 +64,11 @@ test("the ETag changes when the data changes", async ({ request, sql }) => {
   const own = await insertMarket(sql);
   const url = `/v1/markets/${own.id}`;
   const before = (await request.get(url)).headers()["etag"];
-  await sql`INSERT INTO comments (id, market_id, user_id, content, created_at) VALUES (${randomUUID()}, ${own.id}, ${own.users[0].id}, 'new', now())`;
+  await sql.begin(async (tx) => {
+    await tx`INSERT INTO comments (id, market_id, user_id, content, created_at) VALUES (${randomUUID()}, ${own.id}, ${own.users[0].id}, 'new', now())`;
+    // Like every write path: derived columns (comments_count) in the same transaction.
+    await tx`SELECT refresh_market_derived(${[own.id]}::uuid[])`;
+  });
   const after = await request.get(url, { headers: { "If-None-Match": before } });
   expect(after.status()).toBe(200);
   expect(after.headers()["etag"]).not.toBe(before);

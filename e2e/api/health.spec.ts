@@ -1,5 +1,5 @@
 // Health endpoints for load balancers and the per-request log line. The readiness failures and the log
-// need a server of their own: a second instance on TEST_PORT+1 over a database this test creates.
+// need a server of their own: another instance on TEST_PORT+2 over a database this test creates.
 import { spawn, type ChildProcess } from "node:child_process";
 import postgres from "postgres";
 import { expect, test, testRun } from "../fixtures";
@@ -23,7 +23,8 @@ test("GET /readyz – 200 when the database answers and every migration is appli
 });
 
 test.describe.serial("a second instance over its own database", () => {
-  const port = Number(new URL(testRun().baseURL).port) + 1;
+  // TEST_PORT+1 is the realtime spec's second instance; this one takes +2.
+  const port = Number(new URL(testRun().baseURL).port) + 2;
   const base = `http://127.0.0.1:${port}`;
   const database = `markets_test_health_${Date.now()}`;
   let admin: postgres.Sql;
@@ -57,8 +58,12 @@ test.describe.serial("a second instance over its own database", () => {
       stdio: ["ignore", "pipe", "pipe"],
     });
     server.stdout!.on("data", (chunk) => (stdout += chunk));
-    server.stderr!.on("data", () => {});
-    await expect.poll(() => stdout.includes("ready on"), { timeout: 170_000, intervals: [500] }).toBe(true);
+    let stderr = "";
+    server.stderr!.on("data", (chunk) => (stderr += chunk));
+    await expect
+      .poll(() => stdout.includes("ready on") || server.exitCode !== null, { timeout: 170_000, intervals: [500] })
+      .toBe(true);
+    expect(server.exitCode, `second instance exited:\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`).toBeNull();
   });
 
   test.afterAll(async () => {

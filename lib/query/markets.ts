@@ -19,7 +19,9 @@ export class HttpError extends Error {
 }
 
 async function getJson<S extends z.ZodType>(url: string, schema: S, signal?: AbortSignal): Promise<z.output<S>> {
-  const res = await fetch(url, { signal, headers: { accept: "application/json" } });
+  // /v1 responses allow short HTTP caching (for CDNs); the app refetches after push signals, so it
+  // revalidates every time instead (a 304 on an unchanged ETag keeps that cheap).
+  const res = await fetch(url, { signal, cache: "no-cache", headers: { accept: "application/json" } });
   const body = await res.json().catch(() => null);
   if (!res.ok) {
     const err = errorBodySchema.safeParse(body);
