@@ -8,6 +8,7 @@ import next from "next";
 import { closeDb, db } from "./lib/db/client";
 import { resolveDatabase } from "./lib/db/embedded";
 import { migrate } from "./lib/db/migrate";
+import { logRequest, requestLogEnabled } from "./lib/server/request-log";
 
 const args = new Set(process.argv.slice(2));
 const dev = args.has("--dev");
@@ -53,11 +54,19 @@ async function main() {
   const handle = app.getRequestHandler();
   await app.prepare();
 
+  const logRequests = requestLogEnabled();
   const server = http.createServer((req, res) => {
+    if (logRequests) logRequest(req, res);
     // Next answers an undecodable path with an HTML page; API clients get the JSON error body.
     const pathname = (req.url ?? "/").split("?")[0];
     if (pathname.startsWith("/v1/") && !decodable(pathname)) {
-      res.writeHead(400, { "content-type": "application/json; charset=utf-8" });
+      // The headers every /v1 error carries (lib/api/route.ts): not stored, varies by Accept, CORS open.
+      res.writeHead(400, {
+        "content-type": "application/json; charset=utf-8",
+        "cache-control": "no-store",
+        vary: "Accept",
+        "access-control-allow-origin": "*",
+      });
       res.end(JSON.stringify({ statusCode: 400, message: "Malformed URL", error: "Bad Request" }));
       return;
     }

@@ -1,27 +1,125 @@
-// The wrapper every /v1 handler goes through: it owns error mapping (ApiError → its status and body,
-// anything else → a logged 500 with a bland body), so no handler has a try/catch of its own.
+// The wrapper every /v1 handler goes through, and so the one place for cross-cutting HTTP behaviour:
+// error mapping (ApiError → its status and body, anything else → a logged 500 with a bland body),
+// the camelCase variant chosen by Accept, strong ETags with 304s, Cache-Control per endpoint, Vary and CORS.
+// Handlers stay thin: they return data, never a Response, and have no try/catch of their own.
+import { createHash } from "node:crypto";
+import { CAMEL_MEDIA_TYPE } from "@/lib/markets/schemas";
 import { ApiError, errorBody } from "./errors";
 
 type Ctx<P> = { params: Promise<P> };
-type Handler<P> = (req: Request, ctx: Ctx<P>) => Promise<Response>;
+type Handler<P, T> = (req: Request, ctx: Ctx<P>) => Promise<T>;
+type RouteHandler<P> = (req: Request, ctx: Ctx<P>) => Promise<Response>;
 
-export function json(data: unknown, init: ResponseInit = {}): Response {
-  return Response.json(data, init);
+/**
+ * Cache-Control by kind of resource: long enough for a CDN to absorb bursts of identical reads, short
+ * enough that a trade shows within seconds. Book and history move fastest. Errors are never stored, so a
+ * market created a moment after a 404 is visible at once (a malformed request costs one cheap query).
+ */
+export const CACHE_POLICIES = {
+  list: "public, max-age=10, stale-while-revalidate=30",
+  market: "public, max-age=10, stale-while-revalidate=30",
+  book: "public, max-age=1, stale-while-revalidate=2",
+  history: "public, max-age=5, stale-while-revalidate=10",
+  document: "public, max-age=300, stale-while-revalidate=3600",
+  error: "no-store",
+} as const;
+export type CachePolicy = keyof typeof CACHE_POLICIES;
+
+/** Public data: any origin may read /v1 with GET or HEAD (no credentials, so "*" is safe). */
+const CORS_HEADERS = {
+  "Access-Control-Allow-Origin": "*",
+  // ETag is not a CORS-safelisted response header: without this, browsers hide it from scripts.
+  "Access-Control-Expose-Headers": "ETag",
+};
+
+/**
+ * Every response differs by Accept (the camelCase variant); CORS does not vary by Origin ("*").
+ * CORS is open for the public /v1 only: internal routes that share this wrapper (/api/…) stay closed.
+ */
+function commonHeaders(req: Request): Record<string, string> {
+  return new URL(req.url).pathname.startsWith("/v1/") ? { Vary: "Accept", ...CORS_HEADERS } : { Vary: "Accept" };
 }
 
-export function errorResponse(status: number, message: string | string[]): Response {
-  return json(errorBody(status, message), { status });
+const JSON_TYPE = "application/json";
+
+export interface RouteOptions<T> {
+  cache: CachePolicy;
+  /** Maps the primary shape to the camelCase variant (lib/markets/camel.ts); absent: one shape only. */
+  camel?: (data: T) => unknown;
 }
 
-export function route<P = unknown>(handler: Handler<P>): Handler<P> {
+/** True when the client asks for the camelCase variant (decisions.md) with a non-zero quality. */
+export function wantsCamel(req: Request): boolean {
+  const accept = req.headers.get("accept");
+  if (!accept) return false;
+  return accept.split(",").some((range) => {
+    const [type, ...params] = range.split(";").map((s) => s.trim().toLowerCase());
+    if (type !== CAMEL_MEDIA_TYPE) return false;
+    const q = params.find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+/** A strong validator: a hash of the exact body bytes and their media type (the variants never share one). */
+export function etagOf(body: string, mediaType: string): string {
+  return `"${createHash("sha1").update(mediaType).update("\n").update(body).digest("base64url")}"`;
+}
+
+/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/ prefixes are ignored, "*" matches any. */
+export function ifNoneMatchHits(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  return header.split(",").some((tag) => {
+    const t = tag.trim();
+    return t === "*" || t.replace(/^W\//, "") === etag;
+  });
+}
+
+/** A 200 with ETag and Cache-Control, or a 304 carrying the same validators and no body. */
+export function json(req: Request, data: unknown, options: RouteOptions<any>): Response {
+  const camel = options.camel !== undefined && wantsCamel(req);
+  const mediaType = camel ? CAMEL_MEDIA_TYPE : JSON_TYPE;
+  const body = JSON.stringify(camel ? options.camel!(data) : data);
+  const etag = etagOf(body, mediaType);
+  const headers = new Headers({ ...commonHeaders(req), "Cache-Control": CACHE_POLICIES[options.cache], ETag: etag });
+  if (ifNoneMatchHits(req.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
+  headers.set("Content-Type", mediaType);
+  return new Response(body, { status: 200, headers });
+}
+
+/** The NestJS-style error body, in application/json whatever the Accept (error bodies have one shape). */
+export function errorResponse(req: Request, status: number, message: string | string[]): Response {
+  return Response.json(errorBody(status, message), {
+    status,
+    headers: { ...commonHeaders(req), "Cache-Control": CACHE_POLICIES.error },
+  });
+}
+
+export function route<P = Record<string, string>, T = unknown>(options: RouteOptions<T>, handler: Handler<P, T>): RouteHandler<P> {
   return async (req, ctx) => {
     try {
-      return await handler(req, ctx);
+      return json(req, await handler(req, ctx), options);
     } catch (err) {
-      if (err instanceof ApiError) return errorResponse(err.status, err.detail);
+      if (err instanceof ApiError) return errorResponse(req, err.status, err.detail);
       // Never leak SQL, stack traces or connection strings to the client.
       console.error(`[api] ${req.method} ${new URL(req.url).pathname} failed:`, err);
-      return errorResponse(500, "Internal server error");
+      return errorResponse(req, 500, "Internal server error");
     }
   };
+}
+
+/** The CORS preflight answer of every /v1 route (export const OPTIONS = preflight). */
+export async function preflight(): Promise<Response> {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      Vary: "Accept",
+      ...CORS_HEADERS,
+      Allow: "GET, HEAD, OPTIONS",
+      "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+      // Any request header (If-None-Match, Accept, Cache-Control …): the data is public and uncredentialed.
+      "Access-Control-Allow-Headers": "*",
+      "Access-Control-Max-Age": "86400",
+      "Cache-Control": "public, max-age=86400",
+    },
+  });
 }

@@ -8,7 +8,7 @@ import { CATEGORIES, LIST_STATUSES, MARKET_STATUSES, MARKET_TYPES, OUTCOME_SIDES
 
 /** Any uuid PostgreSQL accepts (8-4-4-4-12 hex), not only RFC 4122 versions: producers choose ids. */
 export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-export const uuid = z.string().regex(UUID_RE, { error: "must be a UUID" });
+export const uuid = z.string().regex(UUID_RE, { error: "must be a UUID" }).meta({ format: "uuid" });
 export const isUuid = (s: string) => UUID_RE.test(s);
 
 /** A query value as read from URLSearchParams: a string, or an array when the key repeats. */
@@ -24,32 +24,73 @@ const intParam = (name: string, min: number, max?: number) => {
   let n = z.number().min(min, { error: `${name} must not be less than ${min}` });
   if (max !== undefined) n = n.max(max, { error: `${name} must not be greater than ${max}` });
   // Only plain decimal digits: rejects "", " 5", "1.5", "1e2", "0x10" that Number() would accept.
-  return z.string(notInt).regex(/^-?\d+$/, notInt).transform(Number).pipe(n);
+  return z
+    .string(notInt)
+    .regex(/^-?\d+$/, notInt)
+    .transform(Number)
+    .pipe(n)
+    // Documented as what it is to a client, an integer in range (the string form is a detail of query strings).
+    .meta({
+      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+        delete jsonSchema.pattern;
+        Object.assign(jsonSchema, { type: "integer", minimum: min }, max === undefined ? {} : { maximum: max });
+      },
+    });
 };
+
+/** An intParam with a default, documented too (JSON Schema's input view drops defaults of transformed values). */
+const intParamWithDefault = (name: string, min: number, max: number | undefined, value: number, description: string) =>
+  intParam(name, min, max)
+    .default(value)
+    .meta({
+      description,
+      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+        jsonSchema.default = value;
+      },
+    });
 
 // ---------------------------------------------------------------- GET /v1/markets query
 
 import { LIST_DEFAULTS } from "./constants";
 
-export const marketListQuery = z
-  .strictObject(
-    {
-      status: oneOf("status", LIST_STATUSES).default(LIST_DEFAULTS.status),
-      category: oneOf("category", CATEGORIES).optional(),
-      subCategory: z
-        .string({ error: "subCategory must be a string" })
-        .max(50, { error: "subCategory must be shorter than or equal to 50 characters" })
-        .optional(),
-      q: z.string({ error: "q must be a string" }).optional(),
-      sortBy: oneOf("sortBy", SORT_BY).default(LIST_DEFAULTS.sortBy),
-      sortOrder: oneOf("sortOrder", SORT_ORDER).default(LIST_DEFAULTS.sortOrder),
-      limit: intParam("limit", 1, 100).default(LIST_DEFAULTS.limit),
-      offset: intParam("offset", 0).default(LIST_DEFAULTS.offset),
-    },
-    // Message per unknown key is produced by zodMessages() (NestJS whitelist wording).
-    { error: "unknown parameter" },
-  )
-  .transform((q) => ({
+/** The list query as an object (documented as query parameters); marketListQuery adds the narrowed types. */
+export const marketListQueryObject = z.strictObject(
+  {
+    status: oneOf("status", LIST_STATUSES)
+      .default(LIST_DEFAULTS.status)
+      .meta({ description: "Markets in this state only. LOCKED and PENDING are rejected with 400." }),
+    category: oneOf("category", CATEGORIES).optional().meta({ description: "Markets of this category only." }),
+    subCategory: z
+      .string({ error: "subCategory must be a string" })
+      .max(50, { error: "subCategory must be shorter than or equal to 50 characters" })
+      .optional()
+      .meta({ description: "Exact match against the stored raw sub-category.", example: "Bitcoin" }),
+    q: z
+      .string({ error: "q must be a string" })
+      .optional()
+      .meta({ description: "Case-insensitive substring match over question and description.", example: "election" }),
+    sortBy: oneOf("sortBy", SORT_BY)
+      .default(LIST_DEFAULTS.sortBy)
+      .meta({
+        description:
+          "VOLUME: total volume. LIQUIDITY: total liquidity. CREATED: creation time. ENDING: trading end. " +
+          "TRENDING: traded volume of the last 24 hours. Ties are broken by id in the same direction.",
+      }),
+    sortOrder: oneOf("sortOrder", SORT_ORDER).default(LIST_DEFAULTS.sortOrder).meta({ description: "Sort direction." }),
+    limit: intParamWithDefault("limit", 1, 100, LIST_DEFAULTS.limit, "Page size; outside 1..100 is a 400."),
+    offset: intParamWithDefault(
+      "offset",
+      0,
+      undefined,
+      LIST_DEFAULTS.offset,
+      "Items to skip. The next page starts at offset + limit; the list is done when that is >= total.",
+    ),
+  },
+  // Message per unknown key is produced by zodMessages() (NestJS whitelist wording).
+  { error: "unknown parameter" },
+);
+
+export const marketListQuery = marketListQueryObject.transform((q) => ({
     ...q,
     status: q.status as ListStatus,
     category: q.category as Category | undefined,
@@ -61,7 +102,15 @@ export type MarketListQuery = z.output<typeof marketListQuery>;
 // ---------------------------------------------------------------- outcomeId (book and history)
 
 /** outcomeId: required, one plain string (an array is "required" too); malformed → 404 (decisions.md). */
-export const outcomeIdParam = z.string({ error: "outcomeId is required" }).min(1, { error: "outcomeId is required" });
+export const outcomeIdParam = z
+  .string({ error: "outcomeId is required" })
+  .min(1, { error: "outcomeId is required" })
+  .meta({
+    description:
+      "An outcomes[].id of the market, given once. Missing or repeated: 400. Unknown or malformed: 404. " +
+      "An outcome of another market: 400.",
+    example: "3f1c2a4e-8b7d-4c1e-9a2f-5d6e7f8a9b0c",
+  });
 
 export const orderBookQuery = z.looseObject({ outcomeId: outcomeIdParam });
 export type OrderBookQuery = z.output<typeof orderBookQuery>;
@@ -73,9 +122,17 @@ export const HISTORY_TRADE_CAP = 1000;
 export const priceHistoryQuery = z
   .looseObject({
     outcomeId: outcomeIdParam,
-    startTs: intParam("startTs", 0).optional(),
-    endTs: intParam("endTs", 0).optional(),
-    fidelity: intParam("fidelity", 1, HISTORY_MAX_FIDELITY).default(1),
+    startTs: intParam("startTs", 0)
+      .optional()
+      .meta({ description: "Start of the window, unix seconds. Default: endTs minus 7 days. Must not exceed endTs." }),
+    endTs: intParam("endTs", 0).optional().meta({ description: "End of the window, unix seconds. Default: now." }),
+    fidelity: intParamWithDefault(
+      "fidelity",
+      1,
+      HISTORY_MAX_FIDELITY,
+      1,
+      "Bucket size in minutes (1 .. 10080, one week). Each point is the last trade price of its bucket.",
+    ),
   })
   .refine((q) => q.startTs === undefined || q.endTs === undefined || q.startTs <= q.endTs, {
     error: "startTs must not be greater than endTs",
@@ -84,57 +141,67 @@ export const priceHistoryQuery = z
 export type PriceHistoryQuery = z.output<typeof priceHistoryQuery>;
 
 // ---------------------------------------------------------------- responses (primary, snake_case)
+// `.meta({ id })` names an OpenAPI component (lib/api/openapi.ts); descriptions end up in /docs.
 
-const iso = z.string(); // ISO 8601 with offset, as PostgreSQL timestamptz → Date.toISOString()
+// ISO 8601 with offset, as PostgreSQL timestamptz → Date.toISOString()
+const iso = z.string().meta({ format: "date-time", example: "2025-06-01T12:00:00.000Z" });
+const nullableText = (description: string) => z.string().nullable().meta({ description });
 
-export const outcomeSchema = z.object({
-  id: uuid,
-  market_id: uuid,
-  name: z.string(),
-  side: z.enum(OUTCOME_SIDES),
-  index: z.number().int().min(0),
-  probability: z.number().min(0).max(100),
-  description: z.string().nullable(),
-  image_url: z.string().nullable(),
-  color: z.string().nullable(),
-  question_id: z.string().nullable(),
-  condition_id: z.string().nullable(),
-  position_id: z.string().nullable(),
-  payout_wei: z.string().nullable(),
-  created_at: iso,
-  updated_at: iso,
-});
+export const outcomeSchema = z
+  .object({
+    id: uuid.meta({ description: "Outcome id; the outcomeId of order-book and price-history requests." }),
+    market_id: uuid.meta({ description: "Parent market." }),
+    name: z.string().meta({ example: "Yes" }),
+    side: z.enum(OUTCOME_SIDES),
+    index: z.number().int().min(0).meta({ description: "Display order, starting at 0." }),
+    probability: z.number().min(0).max(100).meta({
+      description:
+        "Percent 0..100 with two decimals (not the 0..1 price of book and history). " +
+        "On a settled market it follows the payout.",
+      example: 63.45,
+    }),
+    description: z.string().nullable(),
+    image_url: z.string().nullable(),
+    color: z.string().nullable(),
+    question_id: nullableText("On-chain identifier; null until the market is registered on-chain."),
+    condition_id: nullableText("On-chain identifier; null until the market is registered on-chain."),
+    position_id: nullableText("ERC-1155 position id as a decimal string; null until registered on-chain."),
+    payout_wei: nullableText("Per-share payout in 18-decimal wei; written at settlement, null otherwise."),
+    created_at: iso,
+    updated_at: iso,
+  })
+  .meta({ id: "Outcome" });
 export type Outcome = z.infer<typeof outcomeSchema>;
 
 const marketBase = z.object({
   id: uuid,
-  slug: z.string(),
+  slug: z.string().meta({ example: "will-btc-close-above-100k-in-2025" }),
   question: z.string(),
   description: z.string(),
   category: z.enum(CATEGORIES),
-  sub_category: z.string(),
+  sub_category: z.string().meta({ description: "Raw stored value; the subCategory filter matches it exactly." }),
   type: z.enum(MARKET_TYPES),
   status: z.enum(MARKET_STATUSES),
   trading_starts_at: iso,
   trading_ends_at: iso,
   resolution_date: iso.nullable(),
-  winning_outcome_id: uuid.nullable(),
-  winning_outcome: outcomeSchema.nullable(),
-  resolved_at: iso.nullable(),
-  settled_at: iso.nullable(),
+  winning_outcome_id: uuid.nullable().meta({ description: "Set once resolved." }),
+  winning_outcome: outcomeSchema.nullable().meta({ description: "The winning outcome once resolved; null before." }),
+  resolved_at: iso.nullable().meta({ description: "Null until resolved; not set for cancelled markets." }),
+  settled_at: iso.nullable().meta({ description: "When resolution or cancellation landed on chain; null while open." }),
   resolved_by: z.string().nullable(),
   resolution_source: z.string().nullable(),
   resolution_note: z.string().nullable(),
-  platform_fee: z.number(),
-  spread: z.number().int(),
-  total_volume: z.number(),
+  platform_fee: z.number().meta({ description: "Taker fee rate as a fraction (0.02 means 2%).", example: 0.02 }),
+  spread: z.number().int().meta({ description: "Price tick in cents (1 means $0.01).", example: 1 }),
+  total_volume: z.number().meta({ description: "Cumulative traded volume in USDT (a decimal number, not wei).", example: 12500.5 }),
   image_url: z.string(),
   video_url: z.string().nullable(),
   video_poster_url: z.string().nullable(),
   video_source_url: z.string().nullable(),
   video_provider: z.string().nullable(),
   video_status: z.string().nullable(),
-  external_source: z.string().nullable(),
+  external_source: nullableText("Null for native markets; the venue's name for a mirrored market."),
   tags: z.array(z.string()),
   views: z.number().int(),
   verified: z.boolean(),
@@ -144,67 +211,174 @@ const marketBase = z.object({
   outcomes: z.array(outcomeSchema),
 });
 
-export const marketListItemSchema = marketBase.extend({ comments_count: z.number().int().min(0) });
+export const marketListItemSchema = marketBase
+  .extend({ comments_count: z.number().int().min(0) })
+  .meta({ id: "MarketListItem", description: "A market as listed (spec 2.1)." });
 export type MarketListItem = z.infer<typeof marketListItemSchema>;
 
-export const marketListResponseSchema = z.object({
-  markets: z.array(marketListItemSchema),
-  total: z.number().int().min(0),
-  limit: z.number().int(),
-  offset: z.number().int(),
-});
+export const marketListResponseSchema = z
+  .object({
+    markets: z.array(marketListItemSchema),
+    total: z.number().int().min(0).meta({ description: "Number of markets after filters." }),
+    limit: z.number().int().meta({ description: "The limit of the request, or the default." }),
+    offset: z.number().int().meta({ description: "The offset of the request, or 0." }),
+  })
+  .meta({ id: "MarketList", description: "The offset-pagination envelope (spec 2.6)." });
 export type MarketListResponse = z.infer<typeof marketListResponseSchema>;
 
-export const userRefSchema = z.object({ id: uuid, username: z.string(), profile_image_url: z.string().nullable() });
+export const userRefSchema = z
+  .object({ id: uuid, username: z.string(), profile_image_url: z.string().nullable() })
+  .meta({ id: "UserRef" });
 
-export const commentSchema = z.object({
-  id: uuid,
-  user_id: uuid,
-  content: z.string(),
-  parent_id: uuid.nullable(),
-  likes_count: z.number().int().min(0),
-  is_liked: z.boolean(), // the public API has no viewer, so always false
-  reply_count: z.number().int().min(0),
-  created_at: iso,
-  user: userRefSchema,
-});
+export const commentSchema = z
+  .object({
+    id: uuid,
+    user_id: uuid,
+    content: z.string(),
+    parent_id: uuid.nullable().meta({ description: "The comment this one replies to." }),
+    likes_count: z.number().int().min(0),
+    is_liked: z.boolean().meta({ description: "Always false: the public API has no viewer." }),
+    reply_count: z.number().int().min(0),
+    created_at: iso,
+    user: userRefSchema,
+  })
+  .meta({ id: "Comment" });
 export type Comment = z.infer<typeof commentSchema>;
 
-export const topTraderSchema = z.object({ username: z.string(), profile_image_url: z.string().nullable(), volume: z.number() });
+export const topTraderSchema = z
+  .object({
+    username: z.string(),
+    profile_image_url: z.string().nullable(),
+    volume: z.number().meta({ description: "Traded volume in USDT on this market." }),
+  })
+  .meta({ id: "TopTrader" });
 
-export const marketDetailSchema = marketBase.extend({
-  total_liquidity: z.number(),
-  top_traders: z.array(topTraderSchema).max(10),
-  comments: z.array(commentSchema).max(50),
-  external_market_id: z.string().nullable(),
-  price_market: z.record(z.string(), z.unknown()).optional(),
-  predict_market: z.record(z.string(), z.unknown()).optional(),
-  creator: userRefSchema.optional(),
-});
+export const marketDetailSchema = marketBase
+  .extend({
+    total_liquidity: z.number().meta({ description: "USDT resting on the book." }),
+    top_traders: z.array(topTraderSchema).max(10),
+    comments: z.array(commentSchema).max(50).meta({ description: "The 50 most recent comments, newest first." }),
+    external_market_id: nullableText("Identifier at the external venue."),
+    price_market: z.record(z.string(), z.unknown()).optional().meta({ description: "Present when the market is a price market." }),
+    predict_market: z.record(z.string(), z.unknown()).optional().meta({ description: "Present when the market is mirrored." }),
+    creator: userRefSchema.optional().meta({ description: "Present when a user created the market." }),
+  })
+  .meta({ id: "MarketDetail", description: "One market (spec 2.3): a list item without comments_count, plus these fields." });
 export type MarketDetail = z.infer<typeof marketDetailSchema>;
 
-export const bookLevelSchema = z.object({
-  price: z.string().regex(/^\d+\.\d{3}$/),
-  shares: z.string().regex(/^\d+\.\d{2}$/),
-});
+export const bookLevelSchema = z
+  .object({
+    price: z.string().regex(/^\d+\.\d{3}$/).meta({ description: "0..1 price, three decimals.", example: "0.550" }),
+    shares: z.string().regex(/^\d+\.\d{2}$/).meta({ description: "Total shares at this price, two decimals.", example: "120.00" }),
+  })
+  .meta({ id: "BookLevel" });
 export type BookLevel = z.infer<typeof bookLevelSchema>;
 
-export const orderBookSchema = z.object({
-  outcome_id: uuid,
-  outcome_side: z.string(),
-  bids: z.array(bookLevelSchema),
-  asks: z.array(bookLevelSchema),
-});
+export const orderBookSchema = z
+  .object({
+    outcome_id: uuid,
+    outcome_side: z.string().meta({ description: "Display label '<outcome name> - <side>'; not an enum.", example: "Yes - YES" }),
+    bids: z.array(bookLevelSchema).meta({ description: "Buy orders, highest price first." }),
+    asks: z.array(bookLevelSchema).meta({ description: "Sell orders, lowest price first." }),
+  })
+  .meta({ id: "OrderBook" });
 export type OrderBook = z.infer<typeof orderBookSchema>;
 
-export const pricePointSchema = z.object({ t: z.number().int(), p: z.number().min(0).max(1) });
-export const priceHistorySchema = z.object({ history: z.array(pricePointSchema) });
+export const pricePointSchema = z
+  .object({
+    t: z.number().int().meta({ description: "Unix seconds, start of the bucket." }),
+    p: z.number().min(0).max(1).meta({ description: "Last trade price in the bucket, 0..1." }),
+  })
+  .meta({ id: "PricePoint" });
+export const priceHistorySchema = z.object({ history: z.array(pricePointSchema) }).meta({ id: "PriceHistory" });
 export type PricePoint = z.infer<typeof pricePointSchema>;
 export type PriceHistory = z.infer<typeof priceHistorySchema>;
 
-export const errorBodySchema = z.object({
-  statusCode: z.number().int(),
-  message: z.union([z.string(), z.array(z.string())]),
-  error: z.string(),
-});
+export const errorBodySchema = z
+  .object({
+    statusCode: z.number().int(),
+    message: z.union([z.string(), z.array(z.string())]).meta({
+      description: "Query validation failures carry one string per problem; everything else one string.",
+    }),
+    error: z.string().meta({ example: "Bad Request" }),
+  })
+  .meta({
+    id: "ErrorBody",
+    description: "Every 4xx/5xx body (decisions.md).",
+    examples: [
+      { statusCode: 400, message: ["property foo should not exist"], error: "Bad Request" },
+      { statusCode: 404, message: "Market not found: 0b7c6c1e-3f0a-4d55-9b1e-2a7f5c9d8e01", error: "Not Found" },
+    ],
+  });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+// ---------------------------------------------------------------- responses (variant, camelCase, spec 2.7)
+// Served for `Accept: application/vnd.markets.camel+json`; lib/markets/camel.ts maps the primary shape to it.
+// Derived from the primary schemas: every key camelCased, then only the fields whose type changes are restated.
+
+export const CAMEL_MEDIA_TYPE = "application/vnd.markets.camel+json";
+
+type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
+type CamelShape<S extends z.ZodRawShape> = { [K in keyof S as CamelCase<K & string>]: S[K] };
+
+export const camelCase = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+function camelize<S extends z.ZodRawShape, O extends Record<string, z.ZodType>>(
+  schema: z.ZodObject<S>,
+  // Only keys of the camelCased shape may be restated.
+  overrides: O & { [K in Exclude<keyof O, keyof CamelShape<S>>]: never },
+) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, field] of Object.entries(schema.shape)) shape[camelCase(key)] = (overrides as Record<string, z.ZodType>)[camelCase(key)] ?? field;
+  return z.object(shape) as unknown as z.ZodObject<Omit<CamelShape<S>, keyof O> & O>;
+}
+
+/** A decimal quantity as a string, so no client float rounds it. */
+const decimalString = (description: string, example: string) =>
+  z.string().regex(/^-?\d+(\.\d+)?$/).meta({ description, example });
+
+export const camelUserRefSchema = camelize(userRefSchema, {}).meta({ id: "CamelUserRef" });
+
+export const camelOutcomeSchema = camelize(outcomeSchema, {
+  probability: z.string().regex(/^(0\.\d{4}|1\.0000)$/).meta({ description: "0..1 probability, four decimals.", example: "0.6345" }),
+}).meta({ id: "CamelOutcome" });
+
+const camelMarketOverrides = {
+  winningOutcome: camelOutcomeSchema.nullable(),
+  platformFee: decimalString("Taker fee rate as a fraction.", "0.02"),
+  spread: decimalString("Price tick in cents.", "1"),
+  totalVolume: decimalString("Cumulative traded volume in USDC.", "12500.5"),
+  outcomes: z.array(camelOutcomeSchema),
+};
+
+export const camelMarketListItemSchema = camelize(marketListItemSchema, camelMarketOverrides).meta({ id: "CamelMarketListItem" });
+
+export const camelMarketListResponseSchema = z
+  .object({ ...marketListResponseSchema.shape, markets: z.array(camelMarketListItemSchema) })
+  .meta({ id: "CamelMarketList" });
+
+export const camelCommentSchema = camelize(commentSchema, { user: camelUserRefSchema }).meta({ id: "CamelComment" });
+
+export const camelTopTraderSchema = camelize(topTraderSchema, {
+  volume: decimalString("Traded volume in USDC on this market.", "830.25"),
+}).meta({ id: "CamelTopTrader" });
+
+export const camelMarketDetailSchema = camelize(marketDetailSchema, {
+  ...camelMarketOverrides,
+  totalLiquidity: decimalString("USDC resting on the book.", "4200"),
+  topTraders: z.array(camelTopTraderSchema).max(10),
+  comments: z.array(camelCommentSchema).max(50),
+  creator: camelUserRefSchema.optional(),
+}).meta({ id: "CamelMarketDetail" });
+
+export const camelOrderBookSchema = camelize(orderBookSchema, {}).meta({ id: "CamelOrderBook" });
+
+/** Price history is the same in both shapes. */
+export const camelPriceHistorySchema = priceHistorySchema;
+
+export type CamelOutcome = z.infer<typeof camelOutcomeSchema>;
+export type CamelMarketListItem = z.infer<typeof camelMarketListItemSchema>;
+export type CamelMarketListResponse = z.infer<typeof camelMarketListResponseSchema>;
+export type CamelComment = z.infer<typeof camelCommentSchema>;
+export type CamelMarketDetail = z.infer<typeof camelMarketDetailSchema>;
+export type CamelOrderBook = z.infer<typeof camelOrderBookSchema>;

@@ -21,7 +21,9 @@ export class HttpError extends Error {
 type Schemas = Awaited<ReturnType<typeof schemas>>;
 
 async function getJson<S extends z.ZodType>(url: string, pick: (s: Schemas) => S, signal?: AbortSignal): Promise<z.output<S>> {
-  const [res, mod] = await Promise.all([fetch(url, { signal, headers: { accept: "application/json" } }), schemas()]);
+  // /v1 responses allow short HTTP caching (for CDNs); the app refetches after push signals, so it
+  // revalidates every time instead (a 304 on an unchanged ETag keeps that cheap).
+  const [res, mod] = await Promise.all([fetch(url, { signal, cache: "no-cache", headers: { accept: "application/json" } }), schemas()]);
   const schema = pick(mod);
   const body = await res.json().catch(() => null);
   if (!res.ok) {

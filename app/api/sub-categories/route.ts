@@ -1,10 +1,10 @@
 // GET /api/sub-categories – internal (not /v1): the sub-categories present for a status and category,
 // for the market list's sub-category choice. Lenient like the list URL: bad values fall back.
-import { json, route } from "@/lib/api/route";
+import { route } from "@/lib/api/route";
 import { listSubCategories } from "@/lib/markets/queries";
 import { parseListView } from "@/lib/ui/list-params";
 
-export const GET = route(async (req) => {
+export const GET = route({ cache: "list" }, async (req) => {
   const view = parseListView(new URL(req.url).searchParams);
-  return json(await listSubCategories({ status: view.status, category: view.category }));
+  return listSubCategories({ status: view.status, category: view.category });
 });

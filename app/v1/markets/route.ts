@@ -1,7 +1,11 @@
 // GET /v1/markets – the filtered, sorted, offset-paginated market list
-import { searchParamsOf, parseQuery } from "@/lib/api/query";
-import { json, route } from "@/lib/api/route";
+import { parseQuery, searchParamsOf } from "@/lib/api/query";
+import { preflight, route } from "@/lib/api/route";
+import { camelMarketList } from "@/lib/markets/camel";
 import { listMarkets } from "@/lib/markets/queries";
 import { marketListQuery } from "@/lib/markets/schemas";
 
-export const GET = route(async (req) => json(await listMarkets(parseQuery(marketListQuery, searchParamsOf(req)))));
+export const GET = route({ cache: "list", camel: camelMarketList }, async (req) =>
+  listMarkets(parseQuery(marketListQuery, searchParamsOf(req))),
+);
+export const OPTIONS = preflight;

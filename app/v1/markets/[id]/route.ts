@@ -1,5 +1,7 @@
 // GET /v1/markets/{id} – one market with outcomes, comments and top traders
-import { json, route } from "@/lib/api/route";
+import { preflight, route } from "@/lib/api/route";
+import { camelMarketDetail } from "@/lib/markets/camel";
 import { getMarket } from "@/lib/markets/queries";
 
-export const GET = route<{ id: string }>(async (_req, { params }) => json(await getMarket({ id: (await params).id })));
+export const GET = route({ cache: "market", camel: camelMarketDetail }, async (_req, { params }) => getMarket({ id: (await params).id }));
+export const OPTIONS = preflight;

@@ -1,10 +1,12 @@
 // GET /v1/markets/{id}/prices-history – bucketed last-trade prices of one outcome
 import { parseQuery, searchParamsOf } from "@/lib/api/query";
-import { json, route } from "@/lib/api/route";
+import { preflight, route } from "@/lib/api/route";
+import { camelPriceHistory } from "@/lib/markets/camel";
 import { getPriceHistory } from "@/lib/markets/queries";
 import { priceHistoryQuery } from "@/lib/markets/schemas";
 
-export const GET = route<{ id: string }>(async (req, { params }) => {
+export const GET = route({ cache: "history", camel: camelPriceHistory }, async (req, { params }) => {
   const query = parseQuery(priceHistoryQuery, searchParamsOf(req));
-  return json(await getPriceHistory({ id: (await params).id, ...query }));
+  return getPriceHistory({ id: (await params).id, ...query });
 });
+export const OPTIONS = preflight;

@@ -1,5 +1,9 @@
 // GET /v1/markets/slug/{slug} – one market, selected by slug
-import { json, route } from "@/lib/api/route";
+import { preflight, route } from "@/lib/api/route";
+import { camelMarketDetail } from "@/lib/markets/camel";
 import { getMarket } from "@/lib/markets/queries";
 
-export const GET = route<{ slug: string }>(async (_req, { params }) => json(await getMarket({ slug: (await params).slug })));
+export const GET = route({ cache: "market", camel: camelMarketDetail }, async (_req, { params }) =>
+  getMarket({ slug: (await params).slug }),
+);
+export const OPTIONS = preflight;

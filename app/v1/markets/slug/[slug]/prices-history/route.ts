@@ -1,10 +1,12 @@
 // GET /v1/markets/slug/{slug}/prices-history – price history, market selected by slug
 import { parseQuery, searchParamsOf } from "@/lib/api/query";
-import { json, route } from "@/lib/api/route";
+import { preflight, route } from "@/lib/api/route";
+import { camelPriceHistory } from "@/lib/markets/camel";
 import { getPriceHistory } from "@/lib/markets/queries";
 import { priceHistoryQuery } from "@/lib/markets/schemas";
 
-export const GET = route<{ slug: string }>(async (req, { params }) => {
+export const GET = route({ cache: "history", camel: camelPriceHistory }, async (req, { params }) => {
   const query = parseQuery(priceHistoryQuery, searchParamsOf(req));
-  return json(await getPriceHistory({ slug: (await params).slug, ...query }));
+  return getPriceHistory({ slug: (await params).slug, ...query });
 });
+export const OPTIONS = preflight;

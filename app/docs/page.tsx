@@ -1,0 +1,17 @@
+// /docs – the reference page of the public /v1 API (the OpenAPI document, rendered)
+import type { Metadata } from "next";
+import { ApiReference } from "./api-reference";
+
+export const metadata: Metadata = {
+  title: "API reference – Markets",
+  description: "The public read-only /v1 API: markets, order books and price history.",
+};
+
+export default function DocsPage() {
+  return (
+    <main>
+      <h1 className="sr-only">API reference</h1>
+      <ApiReference />
+    </main>
+  );
+}

@@ -1,0 +1,152 @@
+// The OpenAPI document: valid 3.1, complete for the seven endpoints, in step with the zod schemas that
+// validate the routes, and describing what the server really sends (checked with ajv, not with zod).
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { marketListQuery, priceHistoryQuery } from "../../lib/markets/schemas";
+import { expect, test } from "../fixtures";
+import { CAMEL, endpointsOf } from "../support/api";
+import { insertMarket, type InsertedMarket } from "../support/insert-market";
+
+const SEVEN = [
+  "/v1/markets",
+  "/v1/markets/{id}",
+  "/v1/markets/slug/{slug}",
+  "/v1/markets/{id}/orderbook",
+  "/v1/markets/slug/{slug}/orderbook",
+  "/v1/markets/{id}/prices-history",
+  "/v1/markets/slug/{slug}/prices-history",
+];
+
+type Doc = { openapi: string; paths: Record<string, { get: any }>; components: { schemas: Record<string, unknown> } };
+
+let doc: Doc;
+let ajv: InstanceType<typeof Ajv2020>;
+const pointer = (...parts: string[]) => "openapi#/" + parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+
+test.beforeAll(async ({ request }) => {
+  const res = await request.get("/v1/openapi.json");
+  expect(res.status()).toBe(200);
+  expect(res.headers()["content-type"]).toContain("application/json");
+  doc = await res.json();
+  // OpenAPI 3.1 schemas are JSON Schema 2020-12; "example" and the document's own keys are not keywords.
+  ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema(doc, "openapi");
+});
+
+function expectConforms(template: string, status: string, mediaType: string, body: unknown) {
+  const validate = ajv.compile({ $ref: pointer("paths", template, "get", "responses", status, "content", mediaType, "schema") });
+  const ok = validate(body);
+  expect(ok, `${template} ${status} ${mediaType}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+}
+
+test("GET /v1/openapi.json – is a valid OpenAPI 3.1 document", async () => {
+  const validator = new Validator();
+  const result = await validator.validate(doc as unknown as Parameters<Validator["validate"]>[0]);
+  expect(result.errors ?? []).toEqual([]);
+  expect(result.valid).toBe(true);
+  expect(validator.version).toBe("3.1");
+});
+
+test("GET /v1/openapi.json – describes exactly the seven endpoints, each with both media types and error bodies", () => {
+  expect(Object.keys(doc.paths).sort()).toEqual([...SEVEN].sort());
+  for (const path of SEVEN) {
+    const op = doc.paths[path].get;
+    expect(op.operationId, path).toBeTruthy();
+    expect(Object.keys(op.responses["200"].content).sort(), path).toEqual(["application/json", CAMEL]);
+    expect(Object.keys(op.responses["200"].headers).sort(), path).toEqual(["Cache-Control", "ETag", "Vary"]);
+    expect(op.responses["304"], path).toBeTruthy();
+    // The list has no 404 (it is never "not found"); everything else has one.
+    for (const status of path === "/v1/markets" ? ["400", "500"] : ["404", "500"]) {
+      expect(op.responses[status]?.content["application/json"].schema, `${path} ${status}`).toEqual({ $ref: "#/components/schemas/ErrorBody" });
+    }
+    for (const name of path.match(/\{(\w+)\}/g) ?? []) {
+      const param = op.parameters.find((p: any) => p.in === "path" && `{${p.name}}` === name);
+      expect(param?.required, `${path} ${name}`).toBe(true);
+    }
+  }
+  for (const path of SEVEN.filter((p) => /orderbook|prices-history/.test(p))) {
+    const outcomeId = doc.paths[path].get.parameters.find((p: any) => p.name === "outcomeId");
+    expect(outcomeId, path).toMatchObject({ in: "query", required: true });
+    expect(doc.paths[path].get.responses["400"], path).toBeTruthy();
+  }
+});
+
+test("GET /v1/openapi.json – list parameters, defaults and limits agree with the schema that validates the route", () => {
+  const params = Object.fromEntries(doc.paths["/v1/markets"].get.parameters.filter((p: any) => p.in === "query").map((p: any) => [p.name, p]));
+  expect(Object.keys(params).sort()).toEqual(["category", "limit", "offset", "q", "sortBy", "sortOrder", "status", "subCategory"]);
+  // The defaults the document announces are the ones the route applies to an empty query.
+  const defaults = marketListQuery.parse({}) as Record<string, unknown>;
+  for (const [name, p] of Object.entries<any>(params)) {
+    if ("default" in p.schema) expect(p.schema.default, name).toEqual(defaults[name]);
+  }
+  expect(params.limit.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 20 });
+  expect(params.offset.schema).toMatchObject({ type: "integer", minimum: 0, default: 0 });
+  expect(params.sortBy.schema).toMatchObject({ default: "CREATED", enum: ["VOLUME", "LIQUIDITY", "CREATED", "TRENDING", "ENDING"] });
+  expect(params.subCategory.schema.maxLength).toBe(50);
+  expect(params.status.schema.enum).toEqual(["ACTIVE", "RESOLVED", "CANCELLED"]);
+  // Each documented bound is where the route starts rejecting.
+  const accepts = (q: Record<string, string>) => marketListQuery.safeParse(q).success;
+  expect(accepts({ limit: String(params.limit.schema.maximum) })).toBe(true);
+  expect(accepts({ limit: String(params.limit.schema.maximum + 1) })).toBe(false);
+  expect(accepts({ limit: String(params.limit.schema.minimum - 1) })).toBe(false);
+  expect(accepts({ subCategory: "x".repeat(params.subCategory.schema.maxLength) })).toBe(true);
+  expect(accepts({ subCategory: "x".repeat(params.subCategory.schema.maxLength + 1) })).toBe(false);
+  for (const status of ["LOCKED", "PENDING"]) expect(accepts({ status })).toBe(false);
+});
+
+test("GET /v1/openapi.json – price-history fidelity, startTs and endTs agree with the route's schema", () => {
+  const params = Object.fromEntries(doc.paths["/v1/markets/{id}/prices-history"].get.parameters.map((p: any) => [p.name, p]));
+  expect(params.fidelity.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 10080, default: 1 });
+  const accepts = (q: Record<string, string>) => priceHistoryQuery.safeParse({ outcomeId: "x", ...q }).success;
+  expect(accepts({ fidelity: String(params.fidelity.schema.maximum) })).toBe(true);
+  expect(accepts({ fidelity: String(params.fidelity.schema.maximum + 1) })).toBe(false);
+  expect(priceHistoryQuery.parse({ outcomeId: "x" }).fidelity).toBe(params.fidelity.schema.default);
+  expect(params.startTs.schema).toMatchObject({ type: "integer", minimum: 0 });
+  expect(params.endTs.schema).toMatchObject({ type: "integer", minimum: 0 });
+});
+
+test.describe("real responses conform to the document", () => {
+  let markets: InsertedMarket[];
+  test.beforeAll(async ({ sql }) => {
+    markets = [await insertMarket(sql), await insertMarket(sql, { status: "RESOLVED" }), await insertMarket(sql, { external: true })];
+  });
+
+  for (const [label, accept] of [["primary", "application/json"], ["camelCase", CAMEL]] as const) {
+    test(`all seven endpoints – 200 bodies (${label}) match the document's response schemas`, async ({ request }) => {
+      for (const m of markets) {
+        for (const e of endpointsOf(m)) {
+          const res = await request.get(e.url, { headers: { Accept: accept } });
+          expect(res.status(), e.url).toBe(200);
+          expect(res.headers()["content-type"], e.url).toContain(accept);
+          const body = await res.json();
+          if (e.kind === "list") expect(body.markets, e.url).toHaveLength(1);
+          if (e.kind === "history") expect(body.history.length, e.url).toBeGreaterThan(0);
+          expectConforms(e.template, "200", accept, body);
+        }
+      }
+    });
+  }
+
+  test("error bodies of the seven endpoints match ErrorBody in both shapes", async ({ request }) => {
+    const [m] = markets;
+    const cases: [string, string, string][] = [
+      ["/v1/markets", "400", "/v1/markets?limit=101&nope=1"],
+      ["/v1/markets/{id}", "404", "/v1/markets/not-a-uuid"],
+      ["/v1/markets/slug/{slug}", "404", "/v1/markets/slug/no-such-market-anywhere"],
+      ["/v1/markets/{id}/orderbook", "400", `/v1/markets/${m.id}/orderbook`],
+      ["/v1/markets/slug/{slug}/orderbook", "404", `/v1/markets/slug/${m.slug}/orderbook?outcomeId=nope`],
+      ["/v1/markets/{id}/prices-history", "400", `/v1/markets/${m.id}/prices-history?outcomeId=${m.outcomes[0].id}&fidelity=0`],
+      ["/v1/markets/slug/{slug}/prices-history", "404", `/v1/markets/slug/no-such-market-anywhere/prices-history?outcomeId=${m.outcomes[0].id}`],
+    ];
+    for (const [template, status, url] of cases) {
+      for (const accept of ["application/json", CAMEL]) {
+        const res = await request.get(url, { headers: { Accept: accept } });
+        expect(String(res.status()), url).toBe(status);
+        expect(res.headers()["content-type"], url).toContain("application/json");
+        expectConforms(template, status, "application/json", await res.json());
+      }
+    }
+  });
+});

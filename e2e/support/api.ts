@@ -1,0 +1,31 @@
+// What several API specs share: the seven endpoints of one inserted market, and the camelCase media type.
+import type { InsertedMarket } from "./insert-market";
+
+export const CAMEL = "application/vnd.markets.camel+json";
+
+export type EndpointKind = "list" | "market" | "book" | "history";
+
+export interface Endpoint {
+  /** The OpenAPI path template. */
+  template: string;
+  kind: EndpointKind;
+  url: string;
+}
+
+/** The seven endpoints of spec section 4, addressed at one market (the list filtered to it alone). */
+export function endpointsOf(m: InsertedMarket): Endpoint[] {
+  const outcome = m.outcomes[0].id;
+  return [
+    { template: "/v1/markets", kind: "list", url: `/v1/markets?q=${m.token}&status=${m.status}` },
+    { template: "/v1/markets/{id}", kind: "market", url: `/v1/markets/${m.id}` },
+    { template: "/v1/markets/slug/{slug}", kind: "market", url: `/v1/markets/slug/${m.slug}` },
+    { template: "/v1/markets/{id}/orderbook", kind: "book", url: `/v1/markets/${m.id}/orderbook?outcomeId=${outcome}` },
+    { template: "/v1/markets/slug/{slug}/orderbook", kind: "book", url: `/v1/markets/slug/${m.slug}/orderbook?outcomeId=${outcome}` },
+    { template: "/v1/markets/{id}/prices-history", kind: "history", url: `/v1/markets/${m.id}/prices-history?outcomeId=${outcome}&fidelity=5` },
+    {
+      template: "/v1/markets/slug/{slug}/prices-history",
+      kind: "history",
+      url: `/v1/markets/slug/${m.slug}/prices-history?outcomeId=${outcome}&fidelity=5`,
+    },
+  ];
+}

@@ -1,0 +1,174 @@
+// The OpenAPI 3.1 document of /v1, built from the zod schemas that validate the routes (lib/markets/schemas.ts):
+// nothing here restates a field, a limit or a default, so the document cannot drift from the code.
+import { z } from "zod";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from "zod-openapi";
+import { CACHE_POLICIES, type CachePolicy } from "./route";
+import {
+  CAMEL_MEDIA_TYPE,
+  HISTORY_DEFAULT_WINDOW_S,
+  HISTORY_TRADE_CAP,
+  camelMarketDetailSchema,
+  camelMarketListResponseSchema,
+  camelOrderBookSchema,
+  camelPriceHistorySchema,
+  errorBodySchema,
+  marketDetailSchema,
+  marketListQueryObject,
+  marketListResponseSchema,
+  orderBookQuery,
+  orderBookSchema,
+  priceHistoryQuery,
+  priceHistorySchema,
+  uuid,
+} from "@/lib/markets/schemas";
+
+const idPath = z.object({
+  id: uuid.meta({ description: "Market id. A malformed id answers 404 like an unknown one.", example: "0b7c6c1e-3f0a-4d55-9b1e-2a7f5c9d8e01" }),
+});
+const slugPath = z.object({ slug: z.string().meta({ description: "Market slug.", example: "will-btc-close-above-100k-in-2025" }) });
+
+const cachingHeaders = (policy: CachePolicy) =>
+  z.object({
+    ETag: z.string().meta({ description: "Strong validator of this representation; send it back in If-None-Match." }),
+    "Cache-Control": z.string().meta({ description: "How long shared caches may keep the response.", example: CACHE_POLICIES[policy] }),
+    Vary: z.string().meta({ description: "Always Accept: the camelCase variant is chosen by it.", example: "Accept" }),
+  });
+
+const errorContent = { "application/json": { schema: errorBodySchema } };
+const error = (description: string) => ({ description, content: errorContent });
+
+function ok(description: string, policy: CachePolicy, primary: z.ZodType, camel: z.ZodType): ZodOpenApiResponsesObject {
+  return {
+    "200": {
+      description,
+      headers: cachingHeaders(policy),
+      content: { "application/json": { schema: primary }, [CAMEL_MEDIA_TYPE]: { schema: camel } },
+    },
+    "304": { description: "Not modified: If-None-Match named the current ETag. No body.", headers: cachingHeaders(policy) },
+  };
+}
+
+const internal = error("Unexpected failure; the body never carries details.");
+
+// Accept is not a parameter in OpenAPI (3.1 ignores one named so): the variant is the 200's second media type.
+const conditionalHeader = z.object({
+  "If-None-Match": z.string().optional().meta({ description: "An ETag from an earlier response: 304 when it is still current." }),
+});
+
+function bookOperation(by: "id" | "slug"): ZodOpenApiOperationObject {
+  return {
+    operationId: by === "id" ? "getOrderBook" : "getOrderBookBySlug",
+    tags: ["Order book"],
+    summary: `Order book of one outcome, market by ${by}`,
+    description:
+      "Native markets: resting limit orders only (never the rest of a market order), crossing levels netted first, " +
+      "levels of 0.05 shares or less omitted. Mirrored markets (external_source set): the venue's book as received. " +
+      "Unknown query parameters are ignored.",
+    requestParams: { path: by === "id" ? idPath : slugPath, query: orderBookQuery, header: conditionalHeader },
+    responses: {
+      ...ok("The book: bids highest first, asks lowest first.", "book", orderBookSchema, camelOrderBookSchema),
+      "400": error("outcomeId missing or repeated, or the outcome belongs to another market."),
+      "404": error("Market not found: <id>, or Outcome not found."),
+      "500": internal,
+    },
+  };
+}
+
+function historyOperation(by: "id" | "slug"): ZodOpenApiOperationObject {
+  return {
+    operationId: by === "id" ? "getPriceHistory" : "getPriceHistoryBySlug",
+    tags: ["Price history"],
+    summary: `Price history of one outcome, market by ${by}`,
+    description:
+      `Closing (last trade) price per bucket of \`fidelity\` minutes, from filled and partially filled orders. ` +
+      `Without startTs only the last ${HISTORY_DEFAULT_WINDOW_S / 86400} days are returned. A request reads at most the ` +
+      `${HISTORY_TRADE_CAP.toLocaleString("en")} most recent trades of the window, so a long range on a busy market is cut ` +
+      `at its old end: repeat with a smaller endTs to go further back. Unknown query parameters are ignored.`,
+    requestParams: { path: by === "id" ? idPath : slugPath, query: priceHistoryQuery, header: conditionalHeader },
+    responses: {
+      ...ok("Points {t, p}, oldest first.", "history", priceHistorySchema, camelPriceHistorySchema),
+      "400": error("outcomeId missing or repeated, fidelity/startTs/endTs invalid, or the outcome belongs to another market."),
+      "404": error("Market not found, or Outcome not found."),
+      "500": internal,
+    },
+  };
+}
+
+function marketOperation(by: "id" | "slug"): ZodOpenApiOperationObject {
+  return {
+    operationId: by === "id" ? "getMarket" : "getMarketBySlug",
+    tags: ["Markets"],
+    summary: `One market by ${by}`,
+    description: "A market in any state, with its outcomes, up to 50 comments and the top traders.",
+    requestParams: { path: by === "id" ? idPath : slugPath, header: conditionalHeader },
+    responses: {
+      ...ok("The market.", "market", marketDetailSchema, camelMarketDetailSchema),
+      "404": error(`Market not found: <${by}>.`),
+      "500": internal,
+    },
+  };
+}
+
+function buildDocument() {
+  return createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Prediction markets – public read API",
+      version: "1.0.0",
+      description: [
+        "Public, read-only market data: markets, outcomes, order books and price history. No authentication.",
+        "",
+        `**Two shapes.** The primary shape uses snake_case keys. Send \`Accept: ${CAMEL_MEDIA_TYPE}\` for the camelCase`,
+        "variant: camelCase keys, quantities (spread, totalVolume, totalLiquidity, platformFee, topTraders[].volume) as",
+        "decimal strings, outcome probability as a 0..1 string, order book keys outcomeId/outcomeSide. Its responses carry",
+        `\`Content-Type: ${CAMEL_MEDIA_TYPE}\`. Error bodies are the same in both (application/json).`,
+        "",
+        "**Caching.** Every 200 carries a strong ETag; send it back in If-None-Match to get a 304. Cache-Control allows",
+        `shared caches to keep lists and markets briefly (\`${CACHE_POLICIES.list}\`), books and history for less`,
+        `(\`${CACHE_POLICIES.book}\`, \`${CACHE_POLICIES.history}\`). Errors are \`${CACHE_POLICIES.error}\`.`,
+        "Every response varies by Accept.",
+        "",
+        "**CORS.** Any origin may GET /v1 (Access-Control-Allow-Origin: *); ETag is exposed to scripts.",
+        "",
+        "This document itself is served at /v1/openapi.json.",
+      ].join("\n"),
+    },
+    servers: [{ url: "/", description: "This server" }],
+    tags: [
+      { name: "Markets", description: "The market list and single markets." },
+      { name: "Order book", description: "The book of one outcome." },
+      { name: "Price history", description: "Bucketed last-trade prices of one outcome." },
+    ],
+    paths: {
+      "/v1/markets": {
+        get: {
+          operationId: "listMarkets",
+          tags: ["Markets"],
+          summary: "List markets",
+          description:
+            "Filtered, sorted, offset-paginated. Only ACTIVE, RESOLVED or CANCELLED markets are listed. " +
+            "Any query parameter not listed here is rejected with 400 (`property <name> should not exist`).",
+          requestParams: { query: marketListQueryObject, header: conditionalHeader },
+          responses: {
+            ...ok("One page of markets.", "list", marketListResponseSchema, camelMarketListResponseSchema),
+            "400": error("An unknown parameter, or a parameter out of its rules; message is an array with one string per problem."),
+            "500": internal,
+          },
+        },
+      },
+      "/v1/markets/{id}": { get: marketOperation("id") },
+      "/v1/markets/slug/{slug}": { get: marketOperation("slug") },
+      "/v1/markets/{id}/orderbook": { get: bookOperation("id") },
+      "/v1/markets/slug/{slug}/orderbook": { get: bookOperation("slug") },
+      "/v1/markets/{id}/prices-history": { get: historyOperation("id") },
+      "/v1/markets/slug/{slug}/prices-history": { get: historyOperation("slug") },
+    },
+  });
+}
+
+let cached: ReturnType<typeof buildDocument> | undefined;
+
+/** Built once per process: the schemas do not change at run time. */
+export function openApiDocument() {
+  return (cached ??= buildDocument());
+}
