@@ -6,6 +6,7 @@ const baseURL = `http://127.0.0.1:${port}`;
 // Debian's Chromium where installed (this machine, CI); Playwright's own browser elsewhere.
 const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
 const demo = process.env.DEMO === "1";
+const LIST_SPECS = ["api/markets-list.spec.ts", "ui/market-list.spec.ts"];
 // Video needs Playwright's own ffmpeg build (`npx playwright install ffmpeg`); without it the demo
 // still records a screenshot per step instead of failing.
 const browsersDir = process.env.PLAYWRIGHT_BROWSERS_PATH || `${process.env.HOME}/.cache/ms-playwright`;
@@ -36,9 +37,12 @@ export default defineConfig({
       : {},
   },
   projects: [
-    { name: "api", testMatch: "api/**/*.spec.ts" },
-    { name: "ui", testMatch: "ui/**/*.spec.ts", use: { ...devices["Desktop Chrome"] } },
+    // Specs that compare list totals and orders with the database run first, against data no test
+    // has written yet; the specs that write (their own markets, orders, trades) run after them.
+    { name: "lists", testMatch: LIST_SPECS, use: { ...devices["Desktop Chrome"] } },
     { name: "demo", testMatch: "demo/**/*.spec.ts", use: { ...devices["Desktop Chrome"], viewport: { width: 1366, height: 900 } } },
+    { name: "api", testMatch: "api/**/*.spec.ts", testIgnore: LIST_SPECS, dependencies: demo ? [] : ["lists", "demo"] },
+    { name: "ui", testMatch: "ui/**/*.spec.ts", testIgnore: LIST_SPECS, use: { ...devices["Desktop Chrome"] }, dependencies: demo ? [] : ["lists", "demo"] },
   ],
   webServer: {
     command: "npx tsx scripts/test-server.ts",
