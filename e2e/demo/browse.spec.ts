@@ -10,6 +10,7 @@ async function pause(page: import("@playwright/test").Page) {
 }
 
 test("demo – browse, filter, search, sort, page, open a market, switch outcome, change range, read the book", async ({ page, sql }) => {
+  test.setTimeout(180_000);
   // A category with enough active markets for two pages, and a word from one of them to search for.
   const [cat] = await sql`SELECT category::text AS category, count(*)::int AS n FROM markets WHERE status = 'ACTIVE' GROUP BY 1 ORDER BY 2 DESC LIMIT 1`;
   const label = cat.category.charAt(0) + cat.category.slice(1).toLowerCase();
@@ -43,7 +44,8 @@ test("demo – browse, filter, search, sort, page, open a market, switch outcome
   const [target] = await sql`
     SELECT m.slug, m.question FROM markets m WHERE m.status = 'ACTIVE' AND m.category = ${cat.category} AND m.type = 'MULTI'
     ORDER BY m.total_volume DESC LIMIT 1`;
-  const word = (target.question as string).split(/\s+/).filter((w) => w.length > 4).slice(0, 2).join(" ");
+  // q is a substring match: search the question's longest word, which the target surely contains.
+  const word = (target.question as string).split(/[^\p{L}\p{N}]+/u).sort((a, b) => b.length - a.length)[0];
 
   await test.step("search", async () => {
     await page.getByLabel("Search markets").pressSequentially(word, { delay: 40 });
