@@ -16,7 +16,8 @@ export default function SiteLayout({ children }: { children: React.ReactNode }) 
           </Link>
           <nav aria-label="Main" className="flex items-center gap-4 text-sm font-medium text-zinc-600 dark:text-zinc-300">
             <Link href="/" className="rounded hover:text-zinc-900 dark:hover:text-white">Browse</Link>
-            <Link href="/docs" className="rounded hover:text-zinc-900 dark:hover:text-white">API</Link>
+            {/* No prefetch for /docs: it would download the reference renderer on every page. */}
+            <Link href="/docs" prefetch={false} className="rounded hover:text-zinc-900 dark:hover:text-white">API</Link>
           </nav>
         </div>
       </header>
@@ -27,7 +28,7 @@ export default function SiteLayout({ children }: { children: React.ReactNode }) 
         <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4">
           <p>Markets – prediction-market data. Prices are probabilities, not advice.</p>
           <nav aria-label="Footer" className="flex gap-4">
-            <Link href="/docs" className="rounded underline-offset-4 hover:underline">API reference</Link>
+            <Link href="/docs" prefetch={false} className="rounded underline-offset-4 hover:underline">API reference</Link>
             <a href="/v1/markets" className="rounded underline-offset-4 hover:underline">/v1/markets</a>
           </nav>
         </div>
