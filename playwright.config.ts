@@ -6,6 +6,10 @@ const baseURL = `http://127.0.0.1:${port}`;
 // Debian's Chromium where installed (this machine, CI); Playwright's own browser elsewhere.
 const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
 const demo = process.env.DEMO === "1";
+// Video needs Playwright's own ffmpeg build (`npx playwright install ffmpeg`); without it the demo
+// still records a screenshot per step instead of failing.
+const browsersDir = process.env.PLAYWRIGHT_BROWSERS_PATH || `${process.env.HOME}/.cache/ms-playwright`;
+const hasFfmpeg = fs.existsSync(browsersDir) && fs.readdirSync(browsersDir).some((d) => d.startsWith("ffmpeg"));
 
 export default defineConfig({
   testDir: "e2e",
@@ -20,7 +24,7 @@ export default defineConfig({
     baseURL,
     trace: "retain-on-failure",
     screenshot: demo ? "on" : "only-on-failure",
-    video: demo ? "on" : "off",
+    video: demo && hasFfmpeg ? "on" : "off",
     launchOptions: systemChromium
       ? {
           executablePath: systemChromium,

@@ -1,5 +1,6 @@
 "use client";
 // One QueryClient per browser session (per request on the server), shared by every client component.
+import { useEffect } from "react";
 import { QueryClient, QueryClientProvider, isServer } from "@tanstack/react-query";
 
 function makeQueryClient() {
@@ -19,5 +20,9 @@ function getQueryClient() {
 
 export function Providers({ children }: { children: React.ReactNode }) {
   const queryClient = getQueryClient();
+  // Marks the document once React has hydrated (browser tests wait for it before interacting).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
 }

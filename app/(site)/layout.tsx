@@ -21,7 +21,7 @@ export default function SiteLayout({ children }: { children: React.ReactNode }) 
           </nav>
         </div>
       </header>
-      <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6">
+      <main id="main" tabIndex={-1} className="outline-none mx-auto w-full max-w-7xl flex-1 px-4 py-6">
         {children}
       </main>
       <footer className="border-t border-zinc-200 py-6 text-sm text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">

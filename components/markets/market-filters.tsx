@@ -2,7 +2,7 @@
 // The list's controls: status tabs, category chips, sub-category, debounced search, sort and order.
 import { useEffect, useId, useRef, useState } from "react";
 import { Tabs } from "@/components/ui/tabs";
-import { CATEGORIES, LIST_STATUSES, SORT_BY, type Category, type ListStatus, type SortBy } from "@/lib/markets/schemas";
+import { CATEGORIES, LIST_STATUSES, SORT_BY, type Category, type ListStatus, type SortBy } from "@/lib/markets/constants";
 import type { SubCategories } from "@/lib/ui/sub-categories";
 import { SORT_LABELS, type ListView } from "@/lib/ui/list-params";
 import { cn } from "@/lib/ui/cn";

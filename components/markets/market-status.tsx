@@ -1,5 +1,5 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
-import type { MarketStatus } from "@/lib/markets/schemas";
+import type { MarketStatus } from "@/lib/markets/constants";
 
 const STATUS: Record<MarketStatus, { label: string; tone: BadgeTone }> = {
   PENDING: { label: "Not yet trading", tone: "amber" },

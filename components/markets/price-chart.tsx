@@ -61,7 +61,7 @@ export function PriceChart({ slug, outcomeId, outcomeName, tradingStartsAt, rang
       if (disposed || !box.current) return;
       const c = createChart(box.current, {
         autoSize: true,
-        layout: { background: { type: ColorType.Solid, color: "transparent" }, fontFamily: "inherit", attributionLogo: true },
+        layout: { background: { type: ColorType.Solid, color: "transparent" }, fontFamily: "inherit", attributionLogo: false },
         rightPriceScale: { scaleMargins: { top: 0.1, bottom: 0.08 } },
         timeScale: {
           timeVisible: true,
@@ -160,19 +160,23 @@ export function PriceChart({ slug, outcomeId, outcomeName, tradingStartsAt, rang
           className={cn("absolute inset-0", history.isPlaceholderData && "opacity-60")}
         />
         {(notTradingYet || (history.isSuccess && !history.isPlaceholderData && points.length === 0)) && (
-          <div data-testid="chart-empty" className="absolute inset-0 flex flex-col items-center justify-center gap-1 text-center text-sm text-zinc-600 dark:text-zinc-400">
+          <div data-testid="chart-empty" className="pointer-events-none absolute inset-0 z-10 flex flex-col items-center justify-center gap-1 text-center text-sm text-zinc-600 dark:text-zinc-400">
             <p className="font-medium text-zinc-800 dark:text-zinc-200">{notTradingYet ? "Trading has not started yet" : "No trades in this range"}</p>
-            {!notTradingYet && range !== "all" && <Button size="sm" variant="ghost" onClick={() => onRangeChange("all")}>Show all history</Button>}
+            {!notTradingYet && range !== "all" && <Button size="sm" variant="secondary" className="pointer-events-auto" onClick={() => onRangeChange("all")}>Show all history</Button>}
           </div>
         )}
         {history.isError && !history.data && (
-          <div role="alert" className="absolute inset-0 flex flex-col items-center justify-center gap-2 text-sm">
+          <div role="alert" className="absolute inset-0 z-10 flex flex-col items-center justify-center gap-2 text-sm">
             <p>Couldn’t load the price history.</p>
             <Button size="sm" onClick={() => history.refetch()}>Retry</Button>
           </div>
         )}
         {history.isPending && !notTradingYet && <div aria-hidden="true" className="absolute inset-0 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-800/60" />}
       </div>
+      {/* Attribution outside the role="img" box, which must not contain links. */}
+      <p className="mt-2 text-right text-[11px] text-zinc-600 dark:text-zinc-400">
+        Chart by <a href="https://www.tradingview.com/lightweight-charts/" className="underline underline-offset-2" rel="noopener noreferrer" target="_blank">TradingView Lightweight Charts™</a>
+      </p>
     </section>
   );
 }

@@ -11,11 +11,13 @@ test("server.ts starts the embedded database, migrates, serves, and stops cleanl
   test.skip(process.env.TEST_DEV === "1", "Next refuses a second dev server in one directory; runs against the production build");
   test.setTimeout(180_000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "markets-embedded-"));
+  fs.chmodSync(dir, 0o755); // as root, PostgreSQL runs as its own OS user, which must reach the data directory
   const pgDir = path.join(dir, "pg");
   const port = 3290 + (process.pid % 7);
   const env: NodeJS.ProcessEnv = { ...process.env, EMBEDDED_PG_DIR: pgDir, PORT: String(port), HOST: "127.0.0.1", SKIP_SEED: "1", LOG_REQUESTS: "0" };
   delete env.DATABASE_URL;
-  const child = spawn("npx", ["tsx", "server.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  // One node process (no npx/tsx wrapper in between), so SIGTERM reaches server.ts itself.
+  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));

@@ -202,9 +202,6 @@ export async function validateImport(sql: Sql, data: unknown): Promise<Validatio
 
 export class ImportError extends Error {}
 
-/** NOTIFY channel that carries the id of every market an import touched (after commit). */
-export const MARKET_CHANGED_CHANNEL = "market_changed";
-
 type Stamp = "file" | "optional" | "derived" | "none";
 interface TableSpec {
   table: string;
@@ -370,7 +367,7 @@ export async function importFile(sql: Sql, data: unknown, opts: ImportOptions = 
       for (const b of v.file.external_books) if (outcomeMarket.has(b.outcome_id)) touched.add(outcomeMarket.get(b.outcome_id)!);
       const ids = [...touched];
       await tx`SELECT refresh_market_derived(${ids}::uuid[])`;
-      await tx`SELECT pg_notify(${MARKET_CHANGED_CHANNEL}, id::text) FROM unnest(${ids}::uuid[]) AS id`;
+      // Push channels signal through the NOTIFY triggers of migration 0002, delivered at commit.
     });
   } catch (err) {
     throw new ImportError(describeDbError(err, current));

@@ -2,19 +2,9 @@
 // the API's query rules and response shapes (public-read-api.md, decisions.md). No server-only imports.
 import { z } from "zod";
 
-export const CATEGORIES = ["CRYPTO", "SPORTS", "POLITICS", "ENTERTAINMENT", "SCIENCE", "FINANCE", "OTHER"] as const;
-export const MARKET_TYPES = ["BINARY", "MULTI"] as const;
-export const MARKET_STATUSES = ["PENDING", "ACTIVE", "LOCKED", "RESOLVED", "CANCELLED"] as const;
-export const LIST_STATUSES = ["ACTIVE", "RESOLVED", "CANCELLED"] as const;
-export const SORT_BY = ["VOLUME", "LIQUIDITY", "CREATED", "TRENDING", "ENDING"] as const;
-export const SORT_ORDER = ["ASC", "DESC"] as const;
-export const OUTCOME_SIDES = ["YES", "NO"] as const;
-
-export type Category = (typeof CATEGORIES)[number];
-export type MarketStatus = (typeof MARKET_STATUSES)[number];
-export type ListStatus = (typeof LIST_STATUSES)[number];
-export type SortBy = (typeof SORT_BY)[number];
-export type SortOrder = (typeof SORT_ORDER)[number];
+// Enumerations live in a zod-free module so client code can import them without bundling zod.
+export * from "./constants";
+import { CATEGORIES, LIST_STATUSES, MARKET_STATUSES, MARKET_TYPES, OUTCOME_SIDES, SORT_BY, SORT_ORDER, type Category, type ListStatus, type SortBy, type SortOrder } from "./constants";
 
 /** Any uuid PostgreSQL accepts (8-4-4-4-12 hex), not only RFC 4122 versions: producers choose ids. */
 export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -61,7 +51,7 @@ const intParamWithDefault = (name: string, min: number, max: number | undefined,
 
 // ---------------------------------------------------------------- GET /v1/markets query
 
-export const LIST_DEFAULTS = { status: "ACTIVE", sortBy: "CREATED", sortOrder: "DESC", limit: 20, offset: 0 } as const;
+import { LIST_DEFAULTS } from "./constants";
 
 /** The list query as an object (documented as query parameters); marketListQuery adds the narrowed types. */
 export const marketListQueryObject = z.strictObject(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { channelName, channelRequest, parseChannel } from "./channels";
+import { channelName, parseChannel } from "./channels";
+import { channelRequest } from "./schemas";
 
 describe("parseChannel", () => {
   it.each([

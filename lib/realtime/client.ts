@@ -1,8 +1,9 @@
 // The browser's one Socket.IO connection: channels are reference-counted (join on the first
 // subscriber, leave after the last), re-joined after every reconnect, and the connection state is
 // an external store for the live indicator. Only imported by client components.
-import { io, type Socket } from "socket.io-client";
-import { CHANNEL_KINDS, SOCKET_PATH, signalSchema, type Ack, type Signal } from "./channels";
+// socket.io-client itself loads after the page (dynamic import), keeping it out of first-load JS.
+import type { Socket } from "socket.io-client";
+import { CHANNEL_KINDS, SOCKET_PATH, type Ack, type Signal } from "./channels";
 
 export type RealtimeStatus = "connecting" | "connected" | "reconnecting";
 
@@ -13,6 +14,7 @@ interface Subscriber {
 }
 
 let socket: Socket | null = null;
+let loading = false;
 let status: RealtimeStatus = "connecting";
 let everConnected = false;
 const statusListeners = new Set<() => void>();
@@ -34,51 +36,57 @@ function join(channel: string): Promise<void> {
   });
 }
 
-function ensureSocket(): Socket {
-  if (socket) return socket;
-  // WebSocket first: no sticky sessions needed behind a load balancer; polling if it is blocked.
-  // A handshake that does not complete in 10 s counts as a failed attempt (the default, 20 s, leaves
-  // the page "reconnecting" that long when a connection closes before its handshake).
-  const s = io({ path: SOCKET_PATH, transports: ["websocket", "polling"], tryAllTransports: true, timeout: 10_000 });
-  socket = s;
-  s.on("connect", () => {
-    setStatus("connected");
-    const resync = everConnected;
-    everConnected = true;
-    // A new connection is in no room. Refetch only once joined again, so no write falls between.
-    const joined = Promise.all([...channels.keys()].map(join));
-    if (resync) void joined.then(() => channels.forEach((subs) => subs.forEach((sub) => sub.onResync())));
-  });
-  s.on("disconnect", (reason) => {
-    setStatus(everConnected ? "reconnecting" : "connecting");
-    if (reason === "io server disconnect") s.connect(); // the only reason the client does not retry by itself
-  });
-  s.io.on("reconnect_attempt", () => setStatus("reconnecting"));
-  for (const kind of CHANNEL_KINDS) {
-    s.on(kind, (raw: unknown) => {
-      const parsed = signalSchema.safeParse(raw);
-      if (!parsed.success) return;
-      channels.get(parsed.data.channel)?.forEach((sub) => sub.onSignal(parsed.data));
+function isSignal(raw: unknown): raw is Signal {
+  const s = raw as Signal | null;
+  return typeof s === "object" && s !== null && typeof s.channel === "string" && typeof s.seq === "number";
+}
+
+function ensureSocket(): void {
+  if (socket || loading || typeof window === "undefined") return;
+  loading = true;
+  void import("socket.io-client").then(({ io }) => {
+    // WebSocket first: no sticky sessions needed behind a load balancer; polling if it is blocked.
+    // A handshake that does not complete in 10 s counts as a failed attempt (the default, 20 s, leaves
+    // the page "reconnecting" that long when a connection closes before its handshake).
+    const s = io({ path: SOCKET_PATH, transports: ["websocket", "polling"], tryAllTransports: true, timeout: 10_000 });
+    socket = s;
+    s.on("connect", () => {
+      setStatus("connected");
+      const resync = everConnected;
+      everConnected = true;
+      // A new connection is in no room. Refetch only once joined again, so no write falls between.
+      const joined = Promise.all([...channels.keys()].map(join));
+      if (resync) void joined.then(() => channels.forEach((subs) => subs.forEach((sub) => sub.onResync())));
     });
-  }
-  return s;
+    s.on("disconnect", (reason) => {
+      setStatus(everConnected ? "reconnecting" : "connecting");
+      if (reason === "io server disconnect") s.connect(); // the only reason the client does not retry by itself
+    });
+    s.io.on("reconnect_attempt", () => setStatus("reconnecting"));
+    for (const kind of CHANNEL_KINDS) {
+      s.on(kind, (raw: unknown) => {
+        if (isSignal(raw)) channels.get(raw.channel)?.forEach((sub) => sub.onSignal(raw));
+      });
+    }
+  });
 }
 
 /** Subscribes to one channel; returns the unsubscribe function. */
 export function subscribeChannel(channel: string, subscriber: Subscriber): () => void {
-  const s = ensureSocket();
+  ensureSocket();
   let subs = channels.get(channel);
   if (!subs) {
     subs = new Set();
     channels.set(channel, subs);
-    if (s.connected) void join(channel);
+    // Not yet connected: the connect handler joins every channel in the map.
+    if (socket?.connected) void join(channel);
   }
   subs.add(subscriber);
   return () => {
     subs.delete(subscriber);
     if (subs.size === 0 && channels.get(channel) === subs) {
       channels.delete(channel);
-      if (s.connected) s.emit("leave", { channel });
+      if (socket?.connected) socket.emit("leave", { channel });
     }
   };
 }

@@ -11,12 +11,12 @@ import {
   MAX_CHANNELS_PER_SOCKET,
   SOCKET_PATH,
   channelName,
-  channelRequest,
   parseChannel,
   type Ack,
   type Channel,
   type Signal,
 } from "./channels";
+import { channelRequest } from "./schemas";
 import { createThrottle } from "./throttle";
 
 export const NOTIFY_CHANNEL = "market_events";

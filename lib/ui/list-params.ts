@@ -2,8 +2,9 @@
 // Parsing is lenient: each bad value falls back to its own default, so a mangled link still renders a page.
 import {
   CATEGORIES, LIST_DEFAULTS, LIST_STATUSES, SORT_BY, SORT_ORDER,
-  type Category, type ListStatus, type MarketListQuery, type SortBy, type SortOrder,
-} from "@/lib/markets/schemas";
+  type Category, type ListStatus, type SortBy, type SortOrder,
+} from "@/lib/markets/constants";
+import type { MarketListQuery } from "@/lib/markets/schemas";
 
 export const PAGE_SIZE = 20;
 const MAX_PAGE = 100_000;

@@ -1,0 +1,65 @@
+import AxeBuilder from "@axe-core/playwright";
+import { test, expect } from "./helpers";
+import type { Page } from "@playwright/test";
+
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+}
+
+async function activeSlug(sql: import("postgres").Sql) {
+  const [{ slug }] = await sql`SELECT slug FROM markets WHERE status = 'ACTIVE' AND external_source IS NULL ORDER BY total_volume DESC LIMIT 1`;
+  return slug as string;
+}
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test.describe(`accessibility (${colorScheme})`, () => {
+    test.use({ colorScheme });
+
+    test(`a11y – the market list has no serious or critical axe violations (${colorScheme})`, async ({ page }) => {
+      await page.goto("/");
+      await expect(page.getByTestId("market-card").first()).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+
+    test(`a11y – the market page has no serious or critical axe violations (${colorScheme})`, async ({ page, sql }) => {
+      await page.goto(`/markets/${await activeSlug(sql)}`);
+      await expect(page.getByTestId("price-chart")).toHaveAttribute("aria-label", /points/);
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  });
+}
+
+test.describe("phone", () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test("a11y – at 360 px neither page scrolls sideways", async ({ page, sql }) => {
+    for (const path of ["/", "/?status=resolved&category=sports", `/markets/${await activeSlug(sql)}`]) {
+      await page.goto(path);
+      await expect(page.locator("main h1")).toBeVisible();
+      await page.waitForTimeout(500); // let the chart lay out
+      const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      expect(scroll, path).toBeLessThanOrEqual(client);
+    }
+  });
+});
+
+test("a11y – the list is usable from the keyboard", async ({ page }) => {
+  await page.goto("/");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+  await page.keyboard.press("Enter"); // skip the header
+  await page.keyboard.press("Tab"); // first tab of the status tablist
+  await expect(page.getByRole("tab", { name: "Active" })).toBeFocused();
+  await page.keyboard.press("ArrowRight");
+  await expect(page).toHaveURL(/status=resolved/);
+  await expect(page.getByTestId("status-badge").first()).toHaveText("Resolved"); // the resolved page has arrived
+  // Tab reaches the first market link, Enter opens it.
+  const firstCard = page.getByTestId("market-card").first().getByRole("link");
+  await firstCard.focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/markets\//);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+});

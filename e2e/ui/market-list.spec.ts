@@ -1,0 +1,167 @@
+import { test, expect, apiList, cardQuestions, fmtInt } from "./helpers";
+
+test.describe("market list", () => {
+  test("market list – first page is rendered on the server with the API's first 20 markets", async ({ page, request, browser }) => {
+    const expected = await apiList(request, { status: "ACTIVE", limit: 20 });
+    // Without JavaScript the server HTML alone carries the cards.
+    const ctx = await browser.newContext({ javaScriptEnabled: false });
+    const bare = await ctx.newPage();
+    await bare.goto("/");
+    await expect(bare.getByTestId("market-card")).toHaveCount(20);
+    expect(await cardQuestions(bare)).toEqual(expected.markets.map((m) => m.question));
+    await ctx.close();
+    await page.goto("/");
+    await expect(page.getByTestId("range-text")).toHaveText(`1–20 of ${fmtInt(expected.total)} markets`);
+  });
+
+  test("market list – status tabs switch status and keep it in the URL", async ({ page, request, sql }) => {
+    await page.goto("/");
+    const tab = page.getByRole("tab", { name: "Resolved" });
+    await tab.click();
+    await expect(page).toHaveURL(/\?status=resolved$/);
+    await expect(tab).toHaveAttribute("aria-selected", "true");
+    const [{ n }] = await sql`SELECT count(*)::int AS n FROM markets WHERE status = 'RESOLVED'`;
+    await expect(page.getByTestId("range-text")).toHaveText(`1–20 of ${fmtInt(n)} markets`);
+    const statuses = await page.getByTestId("status-badge").allInnerTexts();
+    expect(new Set(statuses)).toEqual(new Set(["Resolved"]));
+    // keyboard: arrow right moves to Cancelled
+    await tab.focus();
+    await page.keyboard.press("ArrowRight");
+    await expect(page).toHaveURL(/\?status=cancelled$/);
+    await expect(page.getByRole("tab", { name: "Cancelled" })).toBeFocused();
+    const api = await apiList(request, { status: "CANCELLED" });
+    expect(await cardQuestions(page)).toEqual(api.markets.map((m) => m.question));
+  });
+
+  test("market list – category chips offer all seven categories and filter the list", async ({ page, sql }) => {
+    await page.goto("/");
+    const group = page.getByRole("group", { name: "Category" });
+    await expect(group.getByRole("button")).toHaveText(["All", "Crypto", "Sports", "Politics", "Entertainment", "Science", "Finance", "Other"]);
+    await group.getByRole("button", { name: "Sports" }).click();
+    await expect(page).toHaveURL(/category=sports/);
+    await expect(group.getByRole("button", { name: "Sports" })).toHaveAttribute("aria-pressed", "true");
+    const [{ n }] = await sql`SELECT count(*)::int AS n FROM markets WHERE status = 'ACTIVE' AND category = 'SPORTS'`;
+    await expect(page.getByTestId("range-text")).toContainText(`of ${fmtInt(n)} markets`);
+    for (const cat of await page.getByTestId("market-card").locator("p").first().allInnerTexts()) expect(cat.toUpperCase()).toContain("SPORTS");
+  });
+
+  test("market list – the sub-category choice is filled from the data and filters", async ({ page, sql }) => {
+    const subs = await sql<{ sub_category: string; n: number }[]>`
+      SELECT sub_category, count(*)::int AS n FROM markets WHERE status = 'ACTIVE' AND category = 'FINANCE' AND sub_category <> ''
+      GROUP BY 1 ORDER BY 2 DESC, 1`;
+    await page.goto("/?category=finance");
+    const select = page.getByLabel("Sub-category");
+    await expect(select.locator("option")).toHaveText(["All sub-categories", ...subs.map((s) => `${s.sub_category} (${s.n})`)]);
+    await select.selectOption(subs[0].sub_category);
+    await expect(page).toHaveURL(new RegExp(`sub=${encodeURIComponent(subs[0].sub_category).replace(/%20/g, "\\+")}`));
+    await expect(page.getByTestId("range-text")).toHaveText(`1–${Math.min(20, subs[0].n)} of ${fmtInt(subs[0].n)} markets`);
+  });
+
+  test("market list – search is debounced into q and matches question or description", async ({ page, sql }) => {
+    const [{ question }] = await sql`SELECT question FROM markets WHERE status = 'ACTIVE' ORDER BY total_volume DESC LIMIT 1`;
+    const word = (question as string).split(/\s+/).find((w) => w.length > 5)!.replace(/[^A-Za-z]/g, "");
+    const listRequests: string[] = [];
+    page.on("request", (r) => { if (r.url().includes("/v1/markets?")) listRequests.push(r.url()); });
+    await page.goto("/");
+    await page.getByLabel("Search markets").pressSequentially(word, { delay: 30 });
+    await expect(page).toHaveURL(new RegExp(`q=${word}`));
+    const [{ n }] = await sql`SELECT count(*)::int AS n FROM markets WHERE status = 'ACTIVE' AND (question ILIKE ${"%" + word + "%"} OR description ILIKE ${"%" + word + "%"})`;
+    await expect(page.getByTestId("range-text")).toContainText(`of ${fmtInt(n)} markets`);
+    // One request for the whole word, not one per keystroke.
+    expect(listRequests.filter((u) => u.includes("q=")).length).toBe(1);
+  });
+
+  test("market list – sort and order toggle follow the API's order", async ({ page, request }) => {
+    await page.goto("/");
+    await page.getByLabel("Sort by").selectOption({ label: "Volume" });
+    await expect(page).toHaveURL(/sort=volume/);
+    const desc = await apiList(request, { status: "ACTIVE", sortBy: "VOLUME", sortOrder: "DESC" });
+    await expect.poll(() => cardQuestions(page)).toEqual(desc.markets.map((m) => m.question));
+    const toggle = page.getByRole("button", { name: /descending order/i });
+    await toggle.click();
+    await expect(page).toHaveURL(/order=asc/);
+    await expect(page.getByRole("button", { name: /ascending order/i })).toHaveAttribute("aria-pressed", "true");
+    const asc = await apiList(request, { status: "ACTIVE", sortBy: "VOLUME", sortOrder: "ASC" });
+    await expect.poll(() => cardQuestions(page)).toEqual(asc.markets.map((m) => m.question));
+  });
+
+  test("market list – pagination shows page numbers and 21–40 of N with N the API's total", async ({ page, request }) => {
+    const api = await apiList(request, { status: "ACTIVE", limit: 20, offset: 20 });
+    await page.goto("/");
+    const nav = page.getByRole("navigation", { name: "Pagination" });
+    await nav.getByRole("link", { name: "Page 2" }).click();
+    await expect(page).toHaveURL(/\?page=2$/);
+    await expect(page.getByTestId("range-text")).toHaveText(`21–40 of ${fmtInt(api.total)} markets`);
+    await expect(nav.getByRole("link", { name: "Page 2" })).toHaveAttribute("aria-current", "page");
+    await expect.poll(() => cardQuestions(page)).toEqual(api.markets.map((m) => m.question));
+    const last = Math.ceil(api.total / 20);
+    await expect(nav.getByRole("link", { name: `Page ${last}` })).toBeVisible();
+  });
+
+  test("market list – URL state round-trips: a link reproduces the view, back and forward restore it", async ({ page, request }) => {
+    await page.goto("/?status=resolved&category=politics&sort=volume&order=asc");
+    await expect(page.getByRole("tab", { name: "Resolved" })).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByRole("button", { name: "Politics" })).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByLabel("Sort by")).toHaveValue("VOLUME");
+    const api = await apiList(request, { status: "RESOLVED", category: "POLITICS", sortBy: "VOLUME", sortOrder: "ASC" });
+    expect(await cardQuestions(page)).toEqual(api.markets.map((m) => m.question));
+
+    await page.getByRole("button", { name: "Crypto" }).click();
+    await expect(page).toHaveURL(/category=crypto/);
+    await page.goBack();
+    await expect(page).toHaveURL(/category=politics/);
+    await expect(page.getByRole("button", { name: "Politics" })).toHaveAttribute("aria-pressed", "true");
+    await expect.poll(() => cardQuestions(page)).toEqual(api.markets.map((m) => m.question));
+    await page.goForward();
+    await expect(page.getByRole("button", { name: "Crypto" })).toHaveAttribute("aria-pressed", "true");
+  });
+
+  test("market list – bad URL values fall back to their defaults instead of breaking the page", async ({ page, request }) => {
+    const res = await page.goto("/?status=bogus&category=nope&sort=sideways&order=up&page=-3&sub=" + "x".repeat(80));
+    expect(res?.status()).toBe(200);
+    const api = await apiList(request, { status: "ACTIVE" });
+    await expect(page.getByRole("tab", { name: "Active" })).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByRole("button", { name: "All", exact: true })).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByTestId("range-text")).toHaveText(`1–20 of ${fmtInt(api.total)} markets`);
+    expect(await cardQuestions(page)).toEqual(api.markets.map((m) => m.question));
+  });
+
+  test("market list – an empty result says what to change and clears filters", async ({ page }) => {
+    await page.goto("/?q=zzqxnomatchzz");
+    const empty = page.getByTestId("empty-state");
+    await expect(empty).toContainText("No markets match");
+    await expect(empty).toContainText("zzqxnomatchzz");
+    await empty.getByRole("button", { name: "Clear filters" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId("market-card").first()).toBeVisible();
+  });
+
+  test("market list – an API failure shows an error with a working retry", async ({ page }) => {
+    await page.goto("/");
+    let fail = true;
+    await page.route("**/v1/markets?*", (route) => (fail ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ statusCode: 500, message: "Internal server error", error: "Internal Server Error" }) }) : route.continue()));
+    await page.getByRole("tab", { name: "Cancelled" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Couldn’t load markets" })).toBeVisible({ timeout: 15_000 });
+    fail = false;
+    await page.getByRole("button", { name: "Retry" }).click();
+    await expect(page.getByTestId("market-card").first()).toBeVisible();
+  });
+
+  test("market list – a mirrored market's card names its venue, a binary card shows Yes/No chances", async ({ page, sql }) => {
+    const [mirrored] = await sql`SELECT slug, question, external_source FROM markets WHERE status = 'ACTIVE' AND external_source IS NOT NULL ORDER BY total_volume DESC LIMIT 1`;
+    await page.goto(`/?q=${encodeURIComponent(mirrored.question)}`);
+    const card = page.getByTestId("market-card").filter({ has: page.locator(`a[href="/markets/${mirrored.slug}"]`) });
+    await expect(card).toContainText(`mirrored from ${mirrored.external_source}`);
+
+    const [binary] = await sql`SELECT id, slug, question, total_volume::float8 AS vol FROM markets WHERE status = 'ACTIVE' AND type = 'BINARY' AND external_source IS NULL ORDER BY total_volume DESC LIMIT 1`;
+    const outs = await sql`SELECT name, probability::float8 AS p FROM outcomes WHERE market_id = ${binary.id} ORDER BY index`;
+    await page.goto(`/?q=${encodeURIComponent(binary.question)}`);
+    // Questions can repeat across markets: pick the card by its link.
+    const bcard = page.getByTestId("market-card").filter({ has: page.locator(`a[href="/markets/${binary.slug}"]`) });
+    const pct = (p: number) => `${Number.isInteger(Math.round(p * 10) / 10) ? Math.round(p) : (Math.round(p * 10) / 10).toFixed(1)}%`;
+    await expect(bcard.getByTestId("chances")).toContainText(`${outs[0].name} ${pct(outs[0].p)}`);
+    await expect(bcard.getByTestId("chances")).toContainText(`${outs[1].name} ${pct(outs[1].p)}`);
+    await expect(bcard).toContainText("Vol.");
+    await expect(bcard.getByRole("link", { name: binary.question })).toHaveAttribute("href", /\/markets\//);
+  });
+});

@@ -1,0 +1,19 @@
+// The API's enumerations and list defaults, free of zod so the browser bundle can use them cheaply.
+export const CATEGORIES = ["CRYPTO", "SPORTS", "POLITICS", "ENTERTAINMENT", "SCIENCE", "FINANCE", "OTHER"] as const;
+export const MARKET_TYPES = ["BINARY", "MULTI"] as const;
+export const MARKET_STATUSES = ["PENDING", "ACTIVE", "LOCKED", "RESOLVED", "CANCELLED"] as const;
+export const LIST_STATUSES = ["ACTIVE", "RESOLVED", "CANCELLED"] as const;
+export const SORT_BY = ["VOLUME", "LIQUIDITY", "CREATED", "TRENDING", "ENDING"] as const;
+export const SORT_ORDER = ["ASC", "DESC"] as const;
+export const OUTCOME_SIDES = ["YES", "NO"] as const;
+
+export type Category = (typeof CATEGORIES)[number];
+export type MarketStatus = (typeof MARKET_STATUSES)[number];
+export type ListStatus = (typeof LIST_STATUSES)[number];
+export type SortBy = (typeof SORT_BY)[number];
+export type SortOrder = (typeof SORT_ORDER)[number];
+
+export const LIST_DEFAULTS = { status: "ACTIVE", sortBy: "CREATED", sortOrder: "DESC", limit: 20, offset: 0 } as const;
+
+/** The market list refetches its visible page this often instead of holding a socket per market. */
+export const LIST_REFRESH_MS = 30_000;
