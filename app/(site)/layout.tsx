@@ -16,6 +16,7 @@ export default function SiteLayout({ children }: { children: React.ReactNode }) 
           </Link>
           <nav aria-label="Main" className="flex items-center gap-4 text-sm font-medium text-zinc-600 dark:text-zinc-300">
             <Link href="/" className="rounded hover:text-zinc-900 dark:hover:text-white">Browse</Link>
+            {/* No prefetch for /docs: it would download the reference renderer on every page. */}
             <Link href="/docs" prefetch={false} className="rounded hover:text-zinc-900 dark:hover:text-white">API</Link>
           </nav>
         </div>

@@ -42,8 +42,9 @@ test.describe.serial("a second instance over its own database", () => {
     url.pathname = `/${database}`;
     own = postgres(url.toString(), { max: 1, onnotice: () => {} });
     // Same mode as the server under test: the production build, or the dev server while iterating.
-    const args = ["tsx", "server.ts", ...(process.env.TEST_DEV === "1" ? ["--dev"] : [])];
-    server = spawn("npx", args, {
+    // tsx itself, not npx: npx does not pass SIGTERM on, which would leave the instance running.
+    const args = ["server.ts", ...(process.env.TEST_DEV === "1" ? ["--dev"] : [])];
+    server = spawn("node_modules/.bin/tsx", args, {
       env: {
         ...process.env,
         DATABASE_URL: url.toString(),
@@ -67,10 +68,13 @@ test.describe.serial("a second instance over its own database", () => {
   });
 
   test.afterAll(async () => {
-    if (server?.exitCode === null) {
+    if (server && server.exitCode === null && server.signalCode === null) {
       const exited = new Promise((resolve) => server.once("exit", resolve));
       server.kill("SIGTERM");
+      // server.ts forces its own exit after 10 s; never leave it holding the port.
+      const killer = setTimeout(() => server.kill("SIGKILL"), 15_000);
       await exited;
+      clearTimeout(killer);
     }
     await own?.end();
     await admin?.unsafe(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { expect, test } from "../fixtures";
+import { freePort } from "@/lib/db/embedded";
 
 test("server.ts starts the embedded database, migrates, serves, and stops cleanly on SIGTERM", async ({ request }) => {
   test.skip(process.env.TEST_DEV === "1", "Next refuses a second dev server in one directory; runs against the production build");
@@ -13,7 +14,7 @@ test("server.ts starts the embedded database, migrates, serves, and stops cleanl
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "markets-embedded-"));
   fs.chmodSync(dir, 0o755); // as root, PostgreSQL runs as its own OS user, which must reach the data directory
   const pgDir = path.join(dir, "pg");
-  const port = 3290 + (process.pid % 7);
+  const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, EMBEDDED_PG_DIR: pgDir, PORT: String(port), HOST: "127.0.0.1", SKIP_SEED: "1", LOG_REQUESTS: "0" };
   delete env.DATABASE_URL;
   // One node process (no npx/tsx wrapper in between), so SIGTERM reaches server.ts itself.
