@@ -49,7 +49,9 @@ test("demo – browse, filter, search, sort, page, open a market, switch outcome
 
   await test.step("search", async () => {
     await page.getByLabel("Search markets").pressSequentially(word, { delay: 40 });
-    await expect(page).toHaveURL(/q=/);
+    // The whole word, not a prefix: on a slow machine the debounce can fire mid-typing, and a later
+    // one would then pull the page back to the list while it navigates to the market.
+    await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(word)}(&|$)`));
     await expect(page).not.toHaveURL(/page=2/);
     await pause(page);
   });
