@@ -8,6 +8,7 @@ import next from "next";
 import { closeDb, db } from "./lib/db/client";
 import { resolveDatabase } from "./lib/db/embedded";
 import { migrate } from "./lib/db/migrate";
+import { attachRealtime } from "./lib/realtime/server";
 import { logRequest, requestLogEnabled } from "./lib/server/request-log";
 
 const args = new Set(process.argv.slice(2));
@@ -73,13 +74,8 @@ async function main() {
     void handle(req, res);
   });
   const closers: Array<() => Promise<void>> = [];
-  try {
-    // Push channels (issue 4) attach to this same server when present.
-    const realtime = await import("./lib/realtime/server").catch(() => null);
-    if (realtime) closers.push(await realtime.attachRealtime(server, sql));
-  } catch (err) {
-    log(`realtime disabled: ${(err as Error).message}`);
-  }
+  // Push channels on the same port. A failure to attach is an error, not a silently missing feature.
+  closers.push(await attachRealtime(server, sql));
   if (args.has("--simulate") || process.env.SIMULATE === "1") {
     const { startSimulator } = await import("./lib/simulator/simulator");
     closers.push(startSimulator(sql, { log }));
