@@ -1,8 +1,7 @@
 // Socket.IO push channels on the app's own http server, driven by PostgreSQL: the triggers of
-// migration 0002 NOTIFY market_events, every app instance LISTENs and signals its own rooms, so any
-// number of instances behind a load balancer deliver every signal.
+// migration 0002 NOTIFY market_events, every app instance LISTENs (lib/realtime/listener.ts) and
+// signals its own rooms, so any number of instances behind a load balancer deliver every signal.
 import type http from "node:http";
-import { randomUUID } from "node:crypto";
 import { Server, type Socket } from "socket.io";
 import { z } from "zod";
 import type { Sql } from "../db/client";
@@ -17,6 +16,7 @@ import {
   type Signal,
 } from "./channels";
 import { channelRequest } from "./schemas";
+import { createListener } from "./listener";
 import { createThrottle } from "./throttle";
 
 export const NOTIFY_CHANNEL = "market_events";
@@ -26,13 +26,12 @@ export interface RealtimeOptions {
   coalesceMs?: number;
   /** How often the listener proves it still hears the database (its own ping through NOTIFY). */
   heartbeatMs?: number;
+  /** The database to LISTEN on; defaults to DATABASE_URL. */
+  databaseUrl?: string;
   log?: (message: string) => void;
 }
 
-const notification = z.union([
-  z.object({ k: z.enum(CHANNEL_KINDS), s: z.string(), o: z.string().nullable() }),
-  z.object({ k: z.literal("ping"), n: z.string() }),
-]);
+const notification = z.object({ k: z.enum(CHANNEL_KINDS), s: z.string(), o: z.string().nullable() });
 
 type Pending = { slug: string; outcomeId: string | null };
 
@@ -46,6 +45,8 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
   const coalesceMs = options.coalesceMs ?? Number(process.env.REALTIME_COALESCE_MS ?? 150);
   const heartbeatMs = options.heartbeatMs ?? Number(process.env.REALTIME_HEARTBEAT_MS ?? 5_000);
   const log = options.log ?? ((m: string) => console.log(`[realtime] ${m}`));
+  const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error("attachRealtime: no database to LISTEN on (DATABASE_URL is unset)");
 
   const io = new Server(server, {
     path: SOCKET_PATH,
@@ -86,9 +87,6 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
   };
 
   // ------------------------------------------------------------------ database in
-  const nonce = randomUUID();
-  let lastPong = Date.now();
-  let listens = 0;
   const onNotify = (payload: string) => {
     let msg: z.infer<typeof notification>;
     try {
@@ -96,40 +94,27 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
     } catch {
       return; // not ours
     }
-    if (msg.k === "ping") {
-      if (msg.n === nonce) lastPong = Date.now();
-      return;
-    }
     const channel = channelName(msg.s, msg.k);
     if (rooms.has(channel)) throttle.push(channel, { slug: msg.s, outcomeId: msg.o });
   };
-  // postgres.js re-issues LISTEN on a new connection by itself and calls this again: whatever was
-  // committed in between is lost, so every joined channel gets a signal and its clients refetch.
-  const onListen = () => {
-    lastPong = Date.now();
-    if (++listens > 1) log(`LISTEN resumed: signalled ${signalEveryRoom()} channel(s)`);
-  };
-  let subscription = await sql.listen(NOTIFY_CHANNEL, onNotify, onListen);
-
-  // If the re-LISTEN itself failed (database down longer than the connect timeout), postgres.js
-  // gives up silently; a missing heartbeat makes us subscribe again.
-  let relistening = false;
-  const heartbeat = setInterval(async () => {
-    if (!relistening && Date.now() - lastPong > 3 * heartbeatMs) {
-      relistening = true;
-      log("no heartbeat from the database: subscribing again");
-      subscription.unlisten().catch(() => {});
-      try {
-        subscription = await sql.listen(NOTIFY_CHANNEL, onNotify, onListen);
-      } catch (err) {
-        log(`LISTEN failed: ${(err as Error).message}`);
-      } finally {
-        relistening = false;
-      }
-    }
-    sql.notify(NOTIFY_CHANNEL, JSON.stringify({ k: "ping", n: nonce })).catch(() => {});
-  }, heartbeatMs);
-  heartbeat.unref();
+  // Whatever was committed while the connection was down is lost, so after a resumed LISTEN every
+  // joined channel gets a signal and its clients refetch.
+  const listener = createListener({
+    url: databaseUrl,
+    channel: NOTIFY_CHANNEL,
+    heartbeatMs,
+    log,
+    onNotify,
+    onListen: (resumed) => {
+      if (resumed) log(`LISTEN resumed: signalled ${signalEveryRoom()} channel(s)`);
+    },
+  });
+  try {
+    await listener.ready;
+  } catch (err) {
+    await listener.close();
+    throw err;
+  }
 
   // ------------------------------------------------------------------ clients
   const known = new Map<string, number>(); // slug → cached until
@@ -213,9 +198,8 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
   log(`push channels on ${SOCKET_PATH} (coalescing ${coalesceMs} ms)`);
 
   return async () => {
-    clearInterval(heartbeat);
     throttle.close();
-    await subscription.unlisten().catch(() => {});
+    await listener.close();
     await io.close();
   };
 }
