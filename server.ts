@@ -8,6 +8,7 @@ import next from "next";
 import { closeDb, db } from "./lib/db/client";
 import { resolveDatabase } from "./lib/db/embedded";
 import { migrate } from "./lib/db/migrate";
+import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
 import { attachRealtime } from "./lib/realtime/server";
 import { logRequest, requestLogEnabled } from "./lib/server/request-log";
 
@@ -76,6 +77,7 @@ async function main() {
   const closers: Array<() => Promise<void>> = [];
   // Push channels on the same port. A failure to attach is an error, not a silently missing feature.
   closers.push(await attachRealtime(server, sql));
+  closers.push(startTrendingSweeper(sql));
   if (args.has("--simulate") || process.env.SIMULATE === "1") {
     const { startSimulator } = await import("./lib/simulator/simulator");
     closers.push(startSimulator(sql, { log }));

@@ -1,5 +1,6 @@
 // Every read of the public API, one function per query, each taking one params object.
 // Server side only: route handlers and server components call these directly.
+import type postgres from "postgres";
 import { db } from "@/lib/db/client";
 import { badQuery, notFound } from "@/lib/api/errors";
 import { buildNativeBook, formatExternalBook } from "./order-book";
@@ -36,8 +37,40 @@ const SORT_COLUMNS = {
   LIQUIDITY: "m.total_liquidity",
   CREATED: "m.created_at",
   ENDING: "m.trading_ends_at",
-  TRENDING: "coalesce(t.volume_24h, 0)",
 } as const;
+
+/**
+ * TRENDING, exact at this moment: the stored rolling volume (migration 0003) less what aged out
+ * since the last sweep. Aging only lowers a value, so the page is among the first offset+limit
+ * markets by stored volume plus one per market that aged, or (ascending) the first offset+limit
+ * plus the markets that aged: a short index scan instead of a day of trades per request.
+ * One snapshot for both steps, so that a sweep in between cannot subtract twice.
+ */
+function listTrending(where: postgres.Fragment, dir: postgres.Fragment, limit: number, offset: number) {
+  return db().begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", async (tx) => {
+    // At most a sweep interval's worth of trades (a minute), from trades_time_idx.
+    const aged = await tx<{ market_id: string; v: string }[]>`
+      SELECT market_id, sum(price * shares)::text AS v FROM trades
+       WHERE executed_at > (SELECT swept_at FROM trending_watermark) - interval '24 hours'
+         AND executed_at <= now() - interval '24 hours'
+       GROUP BY market_id`;
+    const ids = aged.map((a) => a.market_id);
+    return tx`
+      WITH aged AS (SELECT * FROM unnest(${ids}::uuid[], ${aged.map((a) => a.v)}::numeric[]) AS a (market_id, v)),
+      candidates AS (
+        (SELECT m.id FROM markets m WHERE ${where}
+          ORDER BY m.volume_24h ${dir}, m.id ${dir}
+          LIMIT ${limit + offset + ids.length}::bigint)
+        UNION
+        SELECT m.id FROM markets m WHERE m.id = ANY(${ids}::uuid[]) AND ${where}
+      )
+      SELECT ${tx(MARKET_COLUMNS.map((c) => `m.${c}`))}
+        FROM markets m LEFT JOIN aged a ON a.market_id = m.id
+       WHERE m.id IN (SELECT id FROM candidates)
+       ORDER BY m.volume_24h - coalesce(a.v, 0) ${dir}, m.id ${dir}
+       LIMIT ${limit} OFFSET ${offset}`;
+  });
+}
 
 /** ILIKE pattern for a case-insensitive substring match, with the wildcards of the input escaped. */
 export function substringPattern(q: string) {
@@ -68,18 +101,15 @@ export async function listMarkets(query: MarketListQuery): Promise<MarketListRes
     ${category ? sql`AND m.category = ${category}` : sql``}
     ${subCategory !== undefined ? sql`AND m.sub_category = ${stripNul(subCategory)}` : sql``}
     ${q ? sql`AND (m.question ILIKE ${substringPattern(stripNul(q))} OR m.description ILIKE ${substringPattern(stripNul(q))})` : sql``}`;
-  const dir = sortOrder === "ASC" ? "ASC" : "DESC";
-  const trending = sortBy === "TRENDING"
-    ? sql`LEFT JOIN (
-        SELECT market_id, sum(price * shares) AS volume_24h FROM trades
-        WHERE executed_at > now() - interval '24 hours' GROUP BY market_id
-      ) t ON t.market_id = m.id`
-    : sql``;
+  const dir = sql.unsafe(sortOrder === "ASC" ? "ASC" : "DESC");
+  const skip = Math.min(offset, MAX_OFFSET);
   const [rows, [{ total }]] = await Promise.all([
-    sql`SELECT ${sql(MARKET_COLUMNS.map((c) => `m.${c}`))} FROM markets m ${trending}
-        WHERE ${where}
-        ORDER BY ${sql.unsafe(SORT_COLUMNS[sortBy])} ${sql.unsafe(dir)}, m.id ${sql.unsafe(dir)}
-        LIMIT ${limit} OFFSET ${Math.min(offset, MAX_OFFSET)}`,
+    sortBy === "TRENDING"
+      ? listTrending(where, dir, limit, skip)
+      : sql`SELECT ${sql(MARKET_COLUMNS.map((c) => `m.${c}`))} FROM markets m
+            WHERE ${where}
+            ORDER BY ${sql.unsafe(SORT_COLUMNS[sortBy])} ${dir}, m.id ${dir}
+            LIMIT ${limit} OFFSET ${skip}`,
     sql<{ total: number }[]>`SELECT count(*)::int AS total FROM markets m WHERE ${where}`,
   ]);
   const outcomes = await outcomesByMarket(rows.map((r) => r.id));

@@ -208,30 +208,13 @@ async function withoutIndexes<T>(tx: Sql, tables: readonly string[], load: () =>
 }
 
 /**
- * Brings comments_count and total_liquidity in line with the rows. Up to 20,000 markets through
- * refresh_market_derived() itself; above that through the same computation as one set-based
- * statement (grouped scans instead of two index probes per market) that rewrites only the markets
- * whose stored values differ, which, since the writer computed them, should be none.
+ * Brings comments_count and total_liquidity in line with the rows through refresh_market_derived()
+ * (migration 0004), the one definition every write path uses. Returns how many markets it had to
+ * correct, which, since the writer computed them, should be none.
  */
-async function checkDerived(tx: Sql, markets: number): Promise<number> {
-  if (markets <= 20_000) {
-    await tx`SELECT refresh_market_derived(array(SELECT id FROM markets))`;
-    return 0;
-  }
-  const r = await tx`
-    WITH c AS (SELECT market_id, count(*) AS n FROM comments GROUP BY market_id),
-         o AS (SELECT market_id, sum(price * (shares - filled_shares)) AS liq FROM orders
-                WHERE type = 'LIMIT' AND status IN ('OPEN', 'PARTIALLY_FILLED') GROUP BY market_id),
-         b AS (SELECT oc.market_id, sum((l->>'price')::numeric * (l->>'shares')::numeric) AS liq
-                 FROM outcomes oc JOIN external_books eb ON eb.outcome_id = oc.id, jsonb_array_elements(eb.bids || eb.asks) l
-                GROUP BY oc.market_id),
-         d AS (SELECT m.id, coalesce(c.n, 0)::int AS comments_count,
-                      CASE WHEN m.external_source IS NULL THEN coalesce(o.liq, 0) ELSE coalesce(b.liq, 0) END AS total_liquidity
-                 FROM markets m LEFT JOIN c ON c.market_id = m.id LEFT JOIN o ON o.market_id = m.id LEFT JOIN b ON b.market_id = m.id)
-    UPDATE markets m SET comments_count = d.comments_count, total_liquidity = d.total_liquidity
-      FROM d
-     WHERE d.id = m.id AND (m.comments_count, m.total_liquidity) IS DISTINCT FROM (d.comments_count, d.total_liquidity)`;
-  return r.count;
+async function checkDerived(tx: Sql): Promise<number> {
+  const [{ changed }] = await tx<{ changed: number }[]>`SELECT refresh_market_derived(NULL) AS changed`;
+  return changed;
 }
 
 /** Empties every data table (schema and migrations stay). */
@@ -283,7 +266,7 @@ export async function seedDatabase(sql: Sql, opts: SeedDatabaseOptions = {}): Pr
     else await load();
     log(`  load complete in ${secs(t0)}`);
     const t1 = Date.now();
-    const fixed = await checkDerived(tx, ctx.markets);
+    const fixed = await checkDerived(tx);
     log(`  derived columns checked in ${secs(t1)}${fixed ? ` (${fixed} markets corrected)` : ""}`);
   });
   const t2 = Date.now();

@@ -1,0 +1,39 @@
+// Keeps the stored 24 h volume of TRENDING close to the truth (migration 0003): once a minute it
+// subtracts the trades that aged out. Readers are exact without it; it keeps their correction small.
+import type { Sql } from "@/lib/db/client";
+
+export interface SweeperOptions {
+  intervalMs?: number;
+  log?: (message: string) => void;
+}
+
+/** One sweep; the new watermark, or null when a concurrent writer or sweep made it skip. */
+export async function sweepTrending(sql: Sql): Promise<Date | null> {
+  const [{ swept }] = await sql<{ swept: Date | null }[]>`SELECT sweep_volume_24h() AS swept`;
+  return swept;
+}
+
+export function startTrendingSweeper(sql: Sql, options: SweeperOptions = {}): () => Promise<void> {
+  const intervalMs = options.intervalMs ?? Number(process.env.TRENDING_SWEEP_MS ?? 60_000);
+  const log = options.log ?? ((m: string) => console.log(`[trending] ${m}`));
+  let failing = false;
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = sweepTrending(sql).then(
+      () => {
+        if (failing) log("sweeping again");
+        failing = false;
+      },
+      (err) => {
+        // Once per outage: the database being away is reported elsewhere too.
+        if (!failing) log(`sweep failed: ${(err as Error).message}`);
+        failing = true;
+      },
+    );
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
