@@ -41,6 +41,7 @@ const EU_PARTIES = ["Centre-right bloc", "Social Democrats", "Greens", "Liberals
 const FILMS = ["Starfall Protocol", "The Last Lighthouse", "Neon Harbor", "Paper Kingdoms", "Midnight Cartographer", "Iron Meridian", "A Quiet Orbit"];
 const ARTISTS = ["Taylor Swift", "Bad Bunny", "Billie Eilish", "Kendrick Lamar", "Dua Lipa", "The Weeknd", "Olivia Rodrigo", "SZA"];
 const SHOWS = ["The Bear", "Severance", "Shogun", "The White Lotus", "Abbott Elementary", "Slow Horses"];
+const ACTORS = ["Zendaya", "Cillian Murphy", "Emma Stone", "Timothée Chalamet", "Florence Pugh", "Austin Butler", "Lily Gladstone", "Colman Domingo"];
 const AI_LABS = ["OpenAI", "Google DeepMind", "Anthropic", "Meta", "Mistral", "xAI"];
 const SPACE = ["SpaceX", "Blue Origin", "NASA", "ESA", "Rocket Lab"];
 const STOCKS = [
@@ -278,6 +279,25 @@ export const CATALOGUE: Record<Category, Record<string, Template[]>> = {
           tags: ["box-office", "movies"],
         };
       },
+      (r, e) => {
+        const f = r.pick(FILMS);
+        const m = r.pick([300, 500, 750, 1000]);
+        return {
+          question: `Will "${f}" pass $${m}M at the worldwide box office by ${longDate(e)}?`,
+          type: "BINARY",
+          rule: `Resolves "Yes" if the cumulative worldwide gross of "${f}" exceeds $${m} million on or before ${longDate(e)}.`,
+          source: "Box Office Mojo",
+          tags: ["box-office", "movies"],
+        };
+      },
+      (r, e) => ({
+        question: `Which film will top the domestic box office on the weekend of ${longDate(e)}?`,
+        type: "MULTI",
+        outcomes: withOther(multi(r, FILMS, 4, 6)),
+        rule: `Resolves to the film with the highest domestic three-day gross for the weekend ending ${longDate(e)}.`,
+        source: "Box Office Mojo",
+        tags: ["box-office", "movies"],
+      }),
     ]),
     Awards: T([
       (r, e) => ({
@@ -298,6 +318,16 @@ export const CATALOGUE: Record<Category, Record<string, Template[]>> = {
           tags: ["grammys", "music"],
         };
       },
+      (r, e) => {
+        const a = r.pick(ACTORS);
+        return {
+          question: `Will ${a} win an Oscar at the ${e.getUTCFullYear()} Academy Awards?`,
+          type: "BINARY",
+          rule: `Resolves "Yes" if ${a} wins any acting Academy Award at the ${e.getUTCFullYear()} ceremony.`,
+          source: "Academy of Motion Picture Arts and Sciences",
+          tags: ["oscars", "awards"],
+        };
+      },
     ]),
     Music: T([
       (r, e) => ({
@@ -308,6 +338,26 @@ export const CATALOGUE: Record<Category, Record<string, Template[]>> = {
         source: "Spotify Charts",
         tags: ["music", "streaming"],
       }),
+      (r, e) => {
+        const a = r.pick(ARTISTS);
+        return {
+          question: `Will ${a} have a No. 1 song on the Billboard Hot 100 by ${longDate(e)}?`,
+          type: "BINARY",
+          rule: `Resolves "Yes" if a song credited to ${a} tops the Billboard Hot 100 in any chart week dated on or before ${longDate(e)}.`,
+          source: "Billboard",
+          tags: ["music", "charts"],
+        };
+      },
+      (r, e) => {
+        const a = r.pick(ARTISTS);
+        return {
+          question: `Will ${a} release a new studio album before ${longDate(e)}?`,
+          type: "BINARY",
+          rule: `Resolves "Yes" if ${a} releases a new full-length studio album on major streaming services before ${longDate(e)}.`,
+          source: "Official artist announcements",
+          tags: ["music", "albums"],
+        };
+      },
     ]),
     TV: T([
       (r, e) => {
@@ -320,6 +370,24 @@ export const CATALOGUE: Record<Category, Record<string, Template[]>> = {
           tags: ["emmys", "tv"],
         };
       },
+      (r, e) => {
+        const s = r.pick(SHOWS);
+        return {
+          question: `Will "${s}" be renewed for another season by ${longDate(e)}?`,
+          type: "BINARY",
+          rule: `Resolves "Yes" if the network or streamer officially announces another season of "${s}" on or before ${longDate(e)}.`,
+          source: "Network press releases",
+          tags: ["tv", "renewals"],
+        };
+      },
+      (r, e) => ({
+        question: `Which series will win Outstanding Drama Series at the ${e.getUTCFullYear()} Emmys?`,
+        type: "MULTI",
+        outcomes: multi(r, SHOWS, 4, 6),
+        rule: `Resolves to the series named Outstanding Drama Series at the ${e.getUTCFullYear()} Primetime Emmy Awards.`,
+        source: "Television Academy",
+        tags: ["emmys", "tv"],
+      }),
     ]),
   },
   SCIENCE: {

@@ -56,6 +56,16 @@ describe("seed generator – determinism", () => {
     expect(seededUuid(1, 2 ** 28 - 1, 2 ** 22 - 1)).toMatch(UUID_RE);
   });
 
+  it("no two markets of the default dataset ask the same question", () => {
+    const questions = markets.map((m) => m.question);
+    expect(new Set(questions).size).toBe(questions.length);
+  });
+
+  it("a market is the same whichever order the writer asks for it in", () => {
+    const fresh = seedContext({ seed: 7, markets: 400, tradesPerOutcome: 40, now: NOW });
+    for (const i of [399, 250, 3]) expect(generateMarket(fresh, i)).toEqual(markets[i] && generateMarket(ctx, i));
+  });
+
   it("usernames stay unique across many users", () => {
     const big = seedContext({ seed: 3, markets: 100_000, now: NOW });
     const names = Array.from({ length: big.users }, (_, i) => generateUser(big, i).username);

@@ -176,13 +176,12 @@ function splitInt(total: number, weights: number[], min = 0): number[] {
   return parts.map((p) => p + min);
 }
 
-export function generateMarket(ctx: SeedContext, i: number): MarketRow {
+/** Everything about market i that comes before its question: the main stream continues from here. */
+function marketFrame(ctx: SeedContext, i: number) {
   const r = new Rng(hash32(ctx.seed, labelHash("market"), i));
   const now = ctx.now;
-  // Round-robin over categories (then a random sub-category) keeps every category well stocked.
+  // Round-robin over categories keeps every category well stocked.
   const category = CATEGORIES[(i + (ctx.seed % CATEGORIES.length)) % CATEGORIES.length];
-  const subs = Object.keys(CATALOGUE[category]);
-  const sub_category = r.pick(subs);
   const status = r.weighted(STATUS_WEIGHTS);
   const mirrored = r.chance(0.1);
 
@@ -221,7 +220,49 @@ export function generateMarket(ctx: SeedContext, i: number): MarketRow {
   starts = Math.floor(starts / 1000) * 1000;
   ends = Math.ceil(ends / 60_000) * 60_000;
 
-  const spec = r.pick(CATALOGUE[category][sub_category])(r, new Date(ends));
+  return { r, now, category, status, mirrored, created, starts, ends, resolvedAt, settledAt };
+}
+
+/** Attempt `attempt` at market i's sub-category and question, from a stream of its own. */
+function questionFor(ctx: SeedContext, i: number, category: Category, ends: number, attempt: number) {
+  const r = new Rng(hash32(ctx.seed, labelHash("question"), i, attempt));
+  const sub_category = r.pick(Object.keys(CATALOGUE[category]));
+  return { sub_category, spec: r.pick(CATALOGUE[category][sub_category])(r, new Date(ends)) };
+}
+
+// Enough for the default dataset to have no repeat; a benchmark-sized one exhausts the catalogue
+// anyway, and each attempt there costs a template call per market.
+const questionAttempts = (markets: number) => (markets <= 10_000 ? 64 : 8);
+const questionPlans = new WeakMap<SeedContext, Uint8Array>();
+
+/**
+ * Which attempt gives market i a question no earlier market has. Planned once per context over
+ * all markets in order (a cheap pass: frames and questions only), so generateMarket stays a pure
+ * function of (context, index) that any writer can call in any order. A large dataset can exhaust
+ * a sub-category's questions; then the last attempt stands and repeats one.
+ */
+function questionAttempt(ctx: SeedContext, i: number): number {
+  let plan = questionPlans.get(ctx);
+  if (!plan) {
+    plan = new Uint8Array(ctx.markets);
+    const seen = new Set<string>();
+    const attempts = questionAttempts(ctx.markets);
+    for (let j = 0; j < ctx.markets; j++) {
+      const { category, ends } = marketFrame(ctx, j);
+      let a = 0;
+      let q = questionFor(ctx, j, category, ends, a).spec.question;
+      while (seen.has(q) && a < attempts - 1) q = questionFor(ctx, j, category, ends, ++a).spec.question;
+      seen.add(q);
+      plan[j] = a;
+    }
+    questionPlans.set(ctx, plan);
+  }
+  return i < plan.length ? plan[i] : 0;
+}
+
+export function generateMarket(ctx: SeedContext, i: number): MarketRow {
+  const { r, now, category, status, mirrored, created, starts, ends, resolvedAt, settledAt } = marketFrame(ctx, i);
+  const { sub_category, spec } = questionFor(ctx, i, category, ends, questionAttempt(ctx, i));
   const id = seededUuid(ctx.salts.market, i, 0);
   const names = spec.type === "BINARY" ? ["Yes", "No"] : spec.outcomes!;
   const n = names.length;
