@@ -1,4 +1,5 @@
 import { test, expect, apiList, cardQuestions, fmtInt } from "./helpers";
+import { SEARCH_DEBOUNCE_MS } from "@/components/markets/market-filters";
 
 test.describe("market list", () => {
   test("market list – first page is rendered on the server with the API's first 20 markets", async ({ page, request, browser }) => {
@@ -69,6 +70,34 @@ test.describe("market list", () => {
     await expect(page.getByTestId("range-text")).toContainText(`of ${fmtInt(n)} markets`);
     // One request for the whole word, not one per keystroke.
     expect(listRequests.filter((u) => u.includes("q=")).length).toBe(1);
+  });
+
+  test("market list – a search still pending when a market is opened does not pull the page back to the list", async ({ page }) => {
+    // The market's page (its RSC payload) is held back, as on a slow server, until the debounce has had its chance.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route("**/markets/**", async (route) => {
+      if (route.request().headers()["rsc"]) await held;
+      await route.continue();
+    });
+    await page.clock.install();
+    await page.goto("/");
+    const card = page.getByTestId("market-card").first();
+    const href = (await card.getByRole("link").getAttribute("href"))!;
+    const question = await card.getByRole("heading").innerText();
+    // From here on no timer fires unless the test says so: the click surely comes before the debounce.
+    await page.clock.pauseAt(Date.now() + 1000);
+    await page.getByLabel("Search markets").fill("will");
+    const opening = page.waitForRequest((r) => r.url().includes(href) && !!r.headers()["rsc"] && !r.headers()["next-router-prefetch"]);
+    await card.getByRole("link").click();
+    await opening;
+    await page.clock.runFor(SEARCH_DEBOUNCE_MS + 100); // the debounce's moment passes while the market is on its way
+    release();
+    await expect(page).toHaveURL(href);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(question);
+    await page.clock.runFor(SEARCH_DEBOUNCE_MS * 3);
+    await expect(page).toHaveURL(href);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(question);
   });
 
   test("market list – sort and order toggle follow the API's order", async ({ page, request }) => {
