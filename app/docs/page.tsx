@@ -9,7 +9,7 @@ export const metadata: Metadata = {
 
 export default function DocsPage() {
   return (
-    <main>
+    <main id="main" tabIndex={-1} className="flex-1 outline-none">
       <h1 className="sr-only">API reference</h1>
       <ApiReference />
     </main>

@@ -23,6 +23,8 @@ export function MarketBrowser() {
 
   const navigate = useCallback(
     (next: ListView, replace = false) => {
+      // A late change (the search debounce) must never drag the user back once the list is left.
+      if (window.location.pathname !== pathname) return;
       const url = `${pathname}${viewToSearch(next)}`;
       if (replace) window.history.replaceState(null, "", url);
       else window.history.pushState(null, "", url);

@@ -18,6 +18,14 @@ const chip = (active: boolean) =>
       : "bg-white text-zinc-700 ring-zinc-300 hover:bg-zinc-100 dark:bg-zinc-900 dark:text-zinc-200 dark:ring-zinc-700 dark:hover:bg-zinc-800",
   );
 
+/** Whether a click follows a link to another page in this tab (not a new tab, not a download). */
+function leavesPage(e: MouseEvent) {
+  if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return false;
+  const a = e.target instanceof Element ? e.target.closest("a[href]") : null;
+  if (!(a instanceof HTMLAnchorElement) || (a.target && a.target !== "_self") || a.hasAttribute("download")) return false;
+  return a.origin !== window.location.origin || a.pathname !== window.location.pathname;
+}
+
 const field = "h-9 rounded-lg border border-zinc-300 bg-white px-2.5 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
 export function MarketFilters({ view, subCategories, onChange }: {
@@ -44,7 +52,15 @@ export function MarketFilters({ view, subCategories, onChange }: {
       pushed.current = q;
       onChange({ q: q || undefined });
     }, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(t);
+    // The list stays mounted while the next page loads; a URL update then would undo that navigation.
+    const onClick = (e: MouseEvent) => {
+      if (leavesPage(e)) clearTimeout(t);
+    };
+    document.addEventListener("click", onClick, true);
+    return () => {
+      clearTimeout(t);
+      document.removeEventListener("click", onClick, true);
+    };
   }, [text, onChange]);
 
   const subs = subCategories ?? [];

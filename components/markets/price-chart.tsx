@@ -64,6 +64,11 @@ export function PriceChart({ slug, outcomeId, outcomeName, tradingStartsAt, rang
         layout: { background: { type: ColorType.Solid, color: "transparent" }, fontFamily: "inherit", attributionLogo: false },
         rightPriceScale: { scaleMargins: { top: 0.1, bottom: 0.08 } },
         timeScale: {
+          // Pinned edges make the library pull the outermost tick labels inside the axis instead of
+          // centring them on their tick and cutting them off ("0 PM" for "10 PM"); the whole range is
+          // fitted anyway, so there is nothing to scroll to beyond either end.
+          fixLeftEdge: true,
+          fixRightEdge: true,
           timeVisible: true,
           secondsVisible: false,
           tickMarkFormatter: (t: unknown, type: number) => tickFormats[type]?.format(new Date((t as number) * 1000)) ?? null,

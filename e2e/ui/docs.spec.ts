@@ -46,6 +46,16 @@ test("footer – 'API reference' leads to /docs", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "List markets", exact: true }).first()).toBeAttached({ timeout: 60_000 });
 });
 
+test("/docs – the site header's Markets link leads back to the market list", async ({ page }) => {
+  await page.goto("/docs");
+  await expect(page.getByRole("heading", { name: "List markets", exact: true }).first()).toBeAttached({ timeout: 60_000 });
+  const markets = page.getByRole("banner").getByRole("link", { name: "Markets" });
+  await expect(markets).toBeVisible();
+  await markets.click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("heading", { name: "Prediction markets" })).toBeVisible();
+});
+
 test("the home page does not load the reference renderer, not even by prefetching /docs", async ({ page }) => {
   const scripts: { url: string; body: string }[] = [];
   page.on("response", async (r) => {

@@ -1,4 +1,6 @@
 import { test, expect, apiList, cardQuestions, fmtInt } from "./helpers";
+import type { Locator, Page } from "@playwright/test";
+import { SEARCH_DEBOUNCE_MS } from "@/components/markets/market-filters";
 
 test.describe("market list", () => {
   test("market list – first page is rendered on the server with the API's first 20 markets", async ({ page, request, browser }) => {
@@ -70,6 +72,50 @@ test.describe("market list", () => {
     // One request for the whole word, not one per keystroke.
     expect(listRequests.filter((u) => u.includes("q=")).length).toBe(1);
   });
+
+  // A link to another page while the search's debounce is pending: a market (its loading skeleton is
+  // prefetched, so the list usually unmounts at once) and the footer's /docs (not prefetched, so the
+  // list stays on screen until the page arrives, the case where a late URL update would undo the click).
+  const leaving: { to: string; link: (page: Page) => Locator; heading: (page: Page) => Promise<string> }[] = [
+    {
+      to: "a market",
+      link: (page) => page.getByTestId("market-card").first().getByRole("link"),
+      heading: (page) => page.getByTestId("market-card").first().getByRole("heading").innerText(),
+    },
+    {
+      to: "the API reference",
+      link: (page) => page.getByRole("contentinfo").getByRole("link", { name: "API reference" }),
+      heading: async () => "API reference",
+    },
+  ];
+  for (const { to, link, heading } of leaving) {
+    test(`market list – a search still pending when ${to} is opened does not pull the page back to the list`, async ({ page }) => {
+      await page.clock.install();
+      await page.goto("/");
+      const href = (await link(page).getAttribute("href"))!;
+      const h1 = await heading(page);
+      // The next page (its RSC payload) is held back, as on a slow server, until the debounce has had its chance.
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      await page.route((url) => url.pathname === href, async (route) => {
+        if (route.request().headers()["rsc"]) await held;
+        await route.continue();
+      });
+      // From here on no timer fires unless the test says so: the click surely comes before the debounce.
+      await page.clock.pauseAt(Date.now() + 1000);
+      await page.getByLabel("Search markets").fill("will");
+      const opening = page.waitForRequest((r) => new URL(r.url()).pathname === href && !!r.headers()["rsc"] && !r.headers()["next-router-prefetch"]);
+      await link(page).click();
+      await opening;
+      await page.clock.runFor(SEARCH_DEBOUNCE_MS + 100); // the debounce's moment passes while the page is on its way
+      await page.clock.resume();
+      release();
+      await expect(page).toHaveURL(href);
+      await expect(page.getByRole("heading", { level: 1, name: h1, exact: true })).toBeAttached();
+      await page.waitForTimeout(SEARCH_DEBOUNCE_MS * 2);
+      await expect(page).toHaveURL(href);
+    });
+  }
 
   test("market list – sort and order toggle follow the API's order", async ({ page, request }) => {
     await page.goto("/");

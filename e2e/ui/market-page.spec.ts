@@ -240,4 +240,27 @@ test.describe("market page", () => {
     const names = await page.getByTestId("top-traders").locator("li").evaluateAll((lis) => lis.map((li) => li.querySelector(".truncate")?.textContent));
     expect(names).toEqual(m.top_traders.map((t) => t.username));
   });
+
+  test("market page – while a slow market page loads, a busy skeleton says \"Loading market\"", async ({ page, sql }) => {
+    const [m] = await sql`SELECT slug, question FROM markets WHERE status = 'ACTIVE' AND external_source IS NULL ORDER BY total_volume DESC LIMIT 1`;
+    // The market's page data (its RSC payload) is held back, as on a slow server; prefetches still pass.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route("**/markets/**", async (route) => {
+      const headers = route.request().headers();
+      if (headers["rsc"] && !headers["next-router-prefetch"]) await held;
+      await route.continue();
+    });
+    // A list narrowed to this market, so no card another test adds can take its place before the click.
+    await page.goto(`/?q=${encodeURIComponent(m.question)}`);
+    await page.waitForLoadState("networkidle"); // the card's link has been prefetched (the skeleton with it)
+    await page.locator(`a[href="/markets/${m.slug}"]`).click();
+    const loading = page.getByRole("status").filter({ hasText: "Loading market" });
+    await expect(loading).toBeAttached();
+    await expect(page.locator("main [aria-busy=true]")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Prediction markets" })).toBeHidden(); // the list is gone at once
+    release();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(m.question);
+    await expect(loading).toHaveCount(0);
+  });
 });

@@ -1,0 +1,16 @@
+// The market of a slug, loaded once per request for the layout, the metadata and the page; an unknown
+// slug becomes the 404 page.
+import { cache } from "react";
+import { notFound } from "next/navigation";
+import { ApiError } from "@/lib/api/errors";
+import { getMarket } from "@/lib/markets/queries";
+import { marketDetailSchema } from "@/lib/markets/schemas";
+
+export const loadMarket = cache(async (slug: string) => {
+  try {
+    return marketDetailSchema.parse(await getMarket({ slug }));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) notFound();
+    throw err;
+  }
+});
