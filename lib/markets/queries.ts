@@ -124,6 +124,13 @@ function validKey(key: MarketKey) {
   return "id" in key ? isUuid(key.id) : SLUG_RE.test(key.slug);
 }
 
+/** Whether a market has this slug: one index probe, for the market page's 404 before it streams. */
+export async function marketSlugExists(slug: string): Promise<boolean> {
+  if (!SLUG_RE.test(slug)) return false;
+  const [row] = await db()`SELECT 1 AS one FROM markets WHERE slug = ${slug}`;
+  return Boolean(row);
+}
+
 export async function getMarket(key: MarketKey): Promise<MarketDetail> {
   const sql = db();
   if (!validKey(key)) throw notFound(`Market not found: ${describeKey(key)}`);

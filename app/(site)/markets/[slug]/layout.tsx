@@ -1,8 +1,10 @@
-// Looks the market up above loading.tsx: once the skeleton streams the status is fixed at 200, so an
-// unknown slug must be found out here for the response to still be a real 404.
-import { loadMarket } from "./load-market";
+// Decides the 404 above loading.tsx: once the skeleton streams the status is fixed at 200, so an
+// unknown slug must be found out here. Only an index probe: Next runs this layout when it
+// prefetches a market card's link, and the page loads the market itself.
+import { notFound } from "next/navigation";
+import { marketSlugExists } from "@/lib/markets/queries";
 
 export default async function MarketLayout({ children, params }: { children: React.ReactNode; params: Promise<{ slug: string }> }) {
-  await loadMarket((await params).slug);
+  if (!(await marketSlugExists((await params).slug))) notFound();
   return children;
 }

@@ -1,5 +1,5 @@
-// The market of a slug, loaded once per request for the layout, the metadata and the page; an unknown
-// slug becomes the 404 page.
+// The market of a slug, loaded once per request for the metadata and the page; an unknown slug (one
+// deleted since the layout checked it) becomes the 404 page.
 import { cache } from "react";
 import { notFound } from "next/navigation";
 import { ApiError } from "@/lib/api/errors";

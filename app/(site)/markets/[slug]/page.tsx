@@ -1,4 +1,4 @@
-// Market page: the market (already looked up by the layout, which answers the 404) and the book of the
+// Market page: the market (the layout has already answered an unknown slug with the 404) and the book of the
 // chosen outcome are prefetched through lib and hydrated; the chart loads in the browser.
 import type { Metadata } from "next";
 import { HydrationBoundary, QueryClient, dehydrate } from "@tanstack/react-query";
