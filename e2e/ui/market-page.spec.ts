@@ -252,8 +252,15 @@ test.describe("market page", () => {
       await route.continue();
     });
     // A list narrowed to this market, so no card another test adds can take its place before the click.
+    // Next prefetches a visible card's route in two requests: the route tree, then the part up to
+    // loading.tsx. Only once the second has arrived can a click show the skeleton at once.
+    const prefetched = page.waitForResponse((res) => {
+      const h = res.request().headers();
+      return res.url().includes(`/markets/${m.slug}?`) && h["next-router-prefetch"] === "1" && !h["next-router-segment-prefetch"];
+    });
     await page.goto(`/?q=${encodeURIComponent(m.question)}`);
-    await page.waitForLoadState("networkidle"); // the card's link has been prefetched (the skeleton with it)
+    await prefetched;
+    await page.waitForLoadState("networkidle"); // and its body, which streams the layout after the headers
     await page.locator(`a[href="/markets/${m.slug}"]`).click();
     const loading = page.getByRole("status").filter({ hasText: "Loading market" });
     await expect(loading).toBeAttached();
