@@ -19,7 +19,9 @@ async function firstSlug() {
 
 async function firstLoadJs(path: string) {
   const html = await (await fetch(base + path)).text();
-  const srcs = [...new Set([...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1]))];
+  // A browser that runs modules never fetches `nomodule` scripts (Next's legacy polyfills, 39 kB).
+  const tags = [...html.matchAll(/<script[^>]+>/g)].map((m) => m[0]);
+  const srcs = [...new Set(tags.filter((t) => !/\snomodule/i.test(t)).map((t) => /src="([^"]+)"/.exec(t)?.[1]).filter((s): s is string => !!s))];
   let raw = 0;
   let gz = 0;
   for (const src of srcs) {
