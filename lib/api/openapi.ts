@@ -29,7 +29,7 @@ const slugPath = z.object({ slug: z.string().meta({ description: "Market slug.",
 
 const cachingHeaders = (policy: CachePolicy) =>
   z.object({
-    ETag: z.string().meta({ description: "Strong validator of this representation; send it back in If-None-Match." }),
+    ETag: z.string().meta({ description: "Weak validator of this variant, the same for its gzip and identity encodings; send it back in If-None-Match." }),
     "Cache-Control": z.string().meta({ description: "How long shared caches may keep the response.", example: CACHE_POLICIES[policy] }),
     Vary: z.string().meta({ description: "Always Accept: the camelCase variant is chosen by it.", example: "Accept" }),
   });

@@ -18,22 +18,25 @@ describe("wantsCamel – the variant only when Accept names it with q > 0", () =
 
 describe("ifNoneMatchHits – weak comparison over a list", () => {
   const etag = etagOf("{}", "application/json");
+  const opaque = etag.slice(2); // the quoted tag without W/
   it.each([
     [null, false],
     [etag, true],
-    [`W/${etag}`, true],
+    [opaque, true], // weak comparison: a strong tag with the same opaque value matches
     [`"a", ${etag}`, true],
+    [`"a", ${opaque}`, true],
     ["*", true],
     ['"other"', false],
-    [etag.slice(1, -1), false], // unquoted is not the same tag
+    ['W/"other"', false],
+    [opaque.slice(1, -1), false], // unquoted is not the same tag
   ])("%s → %s", (header, expected) => expect(ifNoneMatchHits(header, etag)).toBe(expected));
 });
 
-describe("etagOf – strong, quoted, by bytes and media type", () => {
+describe("etagOf – weak, quoted, by bytes and media type", () => {
   it("is stable for the same bytes and differs by body and by media type", () => {
     expect(etagOf('{"a":1}', "application/json")).toBe(etagOf('{"a":1}', "application/json"));
     expect(etagOf('{"a":1}', "application/json")).not.toBe(etagOf('{"a":2}', "application/json"));
     expect(etagOf('{"a":1}', "application/json")).not.toBe(etagOf('{"a":1}', "application/vnd.markets.camel+json"));
-    expect(etagOf("x", "application/json")).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(etagOf("x", "application/json")).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
   });
 });

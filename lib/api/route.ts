@@ -1,6 +1,6 @@
 // The wrapper every /v1 handler goes through, and so the one place for cross-cutting HTTP behaviour:
 // error mapping (ApiError → its status and body, anything else → a logged 500 with a bland body),
-// the camelCase variant chosen by Accept, strong ETags with 304s, Cache-Control per endpoint, Vary and CORS.
+// the camelCase variant chosen by Accept, weak ETags with 304s, Cache-Control per endpoint, Vary and CORS.
 // Handlers stay thin: they return data, never a Response, and have no try/catch of their own.
 import { createHash } from "node:crypto";
 import { CAMEL_MEDIA_TYPE } from "@/lib/markets/schemas";
@@ -60,9 +60,14 @@ export function wantsCamel(req: Request): boolean {
   });
 }
 
-/** A strong validator: a hash of the exact body bytes and their media type (the variants never share one). */
+/**
+ * A hash of the body and its media type, so the two variants never share one. Weak: the server
+ * gzips bodies for clients that accept it, after this handler, and a strong validator must differ
+ * between content-codings; a weak one is shared by them (RFC 9110 8.8.1), and If-None-Match
+ * compares weakly anyway.
+ */
 export function etagOf(body: string, mediaType: string): string {
-  return `"${createHash("sha1").update(mediaType).update("\n").update(body).digest("base64url")}"`;
+  return `W/"${createHash("sha1").update(mediaType).update("\n").update(body).digest("base64url")}"`;
 }
 
 /** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/ prefixes are ignored, "*" matches any. */
@@ -70,7 +75,7 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
   if (!header) return false;
   return header.split(",").some((tag) => {
     const t = tag.trim();
-    return t === "*" || t.replace(/^W\//, "") === etag;
+    return t === "*" || t.replace(/^W\//, "") === etag.replace(/^W\//, "");
   });
 }
 
