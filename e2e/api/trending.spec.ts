@@ -66,24 +66,26 @@ test.describe.serial("TRENDING – stored rolling volume", () => {
       await cancelled(admin, sub), await cancelled(admin, sub), await cancelled(admin, sub),
       await cancelled(admin, sub), await cancelled(admin, sub),
     ];
-    // a and d lead now and fall once their big trades age out, a few seconds from now.
-    await addTrades(admin, a, [{ at: ago(DAY - 4_000), price: "0.900", shares: "1000" }, { at: ago(HOUR), price: "0.500", shares: "20" }]);
-    await addTrades(admin, d, [{ at: ago(DAY - 4_000), price: "0.800", shares: "1000" }]);
-    await addTrades(admin, b, [{ at: ago(2 * HOUR), price: "0.250", shares: "400" }]);
-    await addTrades(admin, c, [{ at: ago(DAY + HOUR), price: "0.990", shares: "9000" }]); // never counts
-    await addTrades(admin, e, [{ at: ago(10 * HOUR), price: "0.100", shares: "3" }]);
-    for (const order of ["DESC", "ASC"] as const) {
-      expect(await trendingIds(request, sub, order)).toEqual(await expectedIds(admin, sub, order));
-    }
-    expect((await trendingIds(request, sub, "DESC")).slice(0, 2)).toEqual([a.marketId, d.marketId]);
-
-    // A transaction that wrote trades holds the watermark: no sweep can run while this one is open.
+    // A transaction that wrote trades holds the watermark: no sweep can run while this one is open,
+    // from before the trades exist until the last check.
     const writer = await admin.reserve();
     try {
       await writer`BEGIN`;
       await writer`SELECT swept_at FROM trending_watermark FOR SHARE`;
       expect(await admin`SELECT sweep_volume_24h() AS swept`).toEqual([{ swept: null }]);
-      await sleep(5_000);
+      // a and d lead now and fall once their big trades age out, a few seconds from now.
+      const agesAt = Date.now() + 6_000;
+      await addTrades(admin, a, [{ at: new Date(agesAt - DAY), price: "0.900", shares: "1000" }, { at: ago(HOUR), price: "0.500", shares: "20" }]);
+      await addTrades(admin, d, [{ at: new Date(agesAt - DAY), price: "0.800", shares: "1000" }]);
+      await addTrades(admin, b, [{ at: ago(2 * HOUR), price: "0.250", shares: "400" }]);
+      await addTrades(admin, c, [{ at: ago(DAY + HOUR), price: "0.990", shares: "9000" }]); // never counts
+      await addTrades(admin, e, [{ at: ago(10 * HOUR), price: "0.100", shares: "3" }]);
+      for (const order of ["DESC", "ASC"] as const) {
+        expect(await trendingIds(request, sub, order)).toEqual(await expectedIds(admin, sub, order));
+      }
+      expect((await trendingIds(request, sub, "DESC")).slice(0, 2)).toEqual([a.marketId, d.marketId]);
+
+      await sleep(agesAt + 1_000 - Date.now());
       const [stale] = await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${a.marketId}`;
       expect(stale.v, "not swept yet: the stored value still holds the aged trade").toBe("910.000000000");
       for (const order of ["DESC", "ASC"] as const) {
