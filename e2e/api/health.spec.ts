@@ -1,8 +1,8 @@
 // Health endpoints for load balancers and the per-request log line. The readiness failures and the log
-// need a server of their own: another instance on TEST_PORT+2 over a database this test creates.
-import { spawn, type ChildProcess } from "node:child_process";
+// need a server of their own: another instance over a database this test creates.
 import postgres from "postgres";
-import { expect, test, testRun } from "../fixtures";
+import { expect, test } from "../fixtures";
+import { createDatabase, startInstance, type Instance } from "../support/instance";
 
 test("GET /healthz – 200 {status: ok}, never cached", async ({ request }) => {
   const res = await request.get("/healthz");
@@ -23,72 +23,42 @@ test("GET /readyz – 200 when the database answers and every migration is appli
 });
 
 test.describe.serial("a second instance over its own database", () => {
-  // TEST_PORT+1 is the realtime spec's second instance; this one takes +2.
-  const port = Number(new URL(testRun().baseURL).port) + 2;
-  const base = `http://127.0.0.1:${port}`;
-  const database = `markets_test_health_${Date.now()}`;
-  let admin: postgres.Sql;
+  let db: Awaited<ReturnType<typeof createDatabase>>;
   let own: postgres.Sql;
-  let server: ChildProcess;
-  let stdout = "";
+  let server: Instance;
+  let base = "";
+  let database = "";
+  const stdout = () => server.stdout();
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    const adminUrl = new URL(testRun().databaseUrl);
-    adminUrl.pathname = "/postgres";
-    admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
-    await admin.unsafe(`CREATE DATABASE "${database}"`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${database}`;
-    own = postgres(url.toString(), { max: 1, onnotice: () => {} });
+    db = await createDatabase("markets_test_health");
+    database = db.name;
+    own = postgres(db.url, { max: 1, onnotice: () => {} });
     // Same mode as the server under test: the production build, or the dev server while iterating.
-    // tsx itself, not npx: npx does not pass SIGTERM on, which would leave the instance running.
-    const args = ["server.ts", ...(process.env.TEST_DEV === "1" ? ["--dev"] : [])];
-    server = spawn("node_modules/.bin/tsx", args, {
-      env: {
-        ...process.env,
-        DATABASE_URL: url.toString(),
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        SKIP_SEED: "1",
-        LOG_REQUESTS: "1",
-        NEXT_TELEMETRY_DISABLED: "1",
-        // A dev server locks its dist dir; the second one needs its own.
-        ...(process.env.TEST_DEV === "1" ? { NEXT_DIST_DIR: ".next-health" } : {}),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    server.stdout!.on("data", (chunk) => (stdout += chunk));
-    let stderr = "";
-    server.stderr!.on("data", (chunk) => (stderr += chunk));
-    await expect
-      .poll(() => stdout.includes("ready on") || server.exitCode !== null, { timeout: 170_000, intervals: [500] })
-      .toBe(true);
-    expect(server.exitCode, `second instance exited:\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`).toBeNull();
+    const dev = process.env.TEST_DEV === "1";
+    server = await startInstance(
+      // A dev server locks its dist dir; the second one needs its own.
+      { DATABASE_URL: db.url, LOG_REQUESTS: "1", ...(dev ? { NEXT_DIST_DIR: ".next-health" } : {}) },
+      { args: dev ? ["--dev"] : [], timeoutMs: 170_000 },
+    );
+    base = server.baseURL;
   });
 
   test.afterAll(async () => {
-    if (server && server.exitCode === null && server.signalCode === null) {
-      const exited = new Promise((resolve) => server.once("exit", resolve));
-      server.kill("SIGTERM");
-      // server.ts forces its own exit after 10 s; never leave it holding the port.
-      const killer = setTimeout(() => server.kill("SIGKILL"), 15_000);
-      await exited;
-      clearTimeout(killer);
-    }
+    await server?.stop();
     await own?.end();
-    await admin?.unsafe(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await admin?.end();
+    await db?.drop();
   });
 
   test("one JSON line per request on stdout: time, method, path (no query), status, duration", async ({ request }) => {
     const marker = `/v1/markets/log-${Date.now()}`;
-    const before = stdout.length;
+    const before = stdout().length;
     expect((await request.get(`${base}/v1/markets?limit=1&q=secret-term`)).status()).toBe(200);
     expect((await request.get(marker)).status()).toBe(404);
     expect((await request.get(`${base}${marker}`)).status()).toBe(404);
-    await expect.poll(() => stdout.slice(before).includes(marker)).toBe(true);
-    const lines = stdout
+    await expect.poll(() => stdout().slice(before).includes(marker)).toBe(true);
+    const lines = stdout()
       .slice(before)
       .split("\n")
       .filter((l) => l.startsWith("{"))
@@ -98,7 +68,7 @@ test.describe.serial("a second instance over its own database", () => {
     expect(list[0]).toEqual({ time: expect.any(String), method: "GET", path: "/v1/markets", status: 200, durationMs: expect.any(Number) });
     expect(Date.parse(list[0].time)).toBeGreaterThan(Date.now() - 60_000);
     expect(list[0].durationMs).toBeGreaterThanOrEqual(0);
-    expect(stdout).not.toContain("secret-term");
+    expect(stdout()).not.toContain("secret-term");
     expect(lines.filter((l) => l.path === marker)).toEqual([expect.objectContaining({ method: "GET", status: 404 })]);
   });
 
@@ -118,7 +88,7 @@ test.describe.serial("a second instance over its own database", () => {
 
   test("GET /readyz – 503 when the database is unreachable, without leaking the connection string", async ({ request }) => {
     await own.end();
-    await admin.unsafe(`DROP DATABASE "${database}" WITH (FORCE)`);
+    await db.admin.unsafe(`DROP DATABASE "${database}" WITH (FORCE)`);
     const res = await request.get(`${base}/readyz`);
     expect(res.status()).toBe(503);
     const body = await res.json();

@@ -1,13 +1,12 @@
 // Push channels against the real server and its PostgreSQL: the join/leave protocol of
 // decisions.md, signals driven by database writes, coalescing, LISTEN recovery and two instances.
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { Socket } from "socket.io-client";
 import postgres from "postgres";
-import { freePort } from "@/lib/db/embedded";
 import { LISTENER_APPLICATION_NAME } from "@/lib/realtime/listener";
 import { expect, test, testRun } from "../fixtures";
+import { createDatabase, startInstance, type Instance } from "../support/instance";
 import {
   collect,
   connectClient,
@@ -317,63 +316,36 @@ test.describe("push channels – resilience", () => {
 
   test.describe(() => {
     // An instance of its own over a database of its own, which the test then closes to connections.
-    const database = `markets_test_outage_${Date.now()}`;
-    let admin: postgres.Sql | undefined;
-    let instance: ChildProcess | undefined;
+    let db: Awaited<ReturnType<typeof createDatabase>> | undefined;
+    let instance: Instance | undefined;
     test.afterAll(async () => {
-      if (instance?.pid && instance.exitCode === null && instance.signalCode === null) {
-        const exited = new Promise((r) => instance!.once("exit", r));
-        instance.kill("SIGTERM");
-        const killer = setTimeout(() => instance!.kill("SIGKILL"), 15_000);
-        await exited;
-        clearTimeout(killer);
-      }
-      await admin?.unsafe(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-      await admin?.end();
+      await instance?.stop();
+      await db?.drop();
     });
 
     test("LISTEN – while the database refuses connections the instance retries with backoff, not in a loop, then resumes", async () => {
       test.setTimeout(240_000);
       test.skip(process.env.TEST_DEV === "1", "Next refuses a second dev server in one directory; runs against the production build");
-      const adminUrl = new URL(testRun().databaseUrl);
-      adminUrl.pathname = "/postgres";
-      admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
-      await admin.unsafe(`CREATE DATABASE "${database}"`);
-      const url = new URL(adminUrl);
-      url.pathname = `/${database}`;
-      const port = await freePort();
-      // One node process (no tsx wrapper), so its CPU time in /proc is the server's own.
-      instance = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
-        env: {
-          ...process.env,
-          DATABASE_URL: url.toString(),
-          PORT: String(port),
-          HOST: "127.0.0.1",
-          SKIP_SEED: "1",
-          LOG_REQUESTS: "0",
-          NEXT_TELEMETRY_DISABLED: "1",
-          REALTIME_HEARTBEAT_MS: "1000",
-          REALTIME_RETRY_MAX_MS: "2000",
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let output = "";
-      instance.stdout!.on("data", (d) => (output += d));
-      instance.stderr!.on("data", (d) => (output += d));
-      await waitFor(() => /ready on/.test(output) || instance!.exitCode !== null, 170_000, "the instance");
-      expect(instance.exitCode, output).toBeNull();
+      db = await createDatabase("markets_test_outage");
+      const { admin, name: database, url } = db;
+      // Its own node process, so its CPU time in /proc is the server's own.
+      instance = await startInstance(
+        { DATABASE_URL: url, LOG_REQUESTS: "0", REALTIME_HEARTBEAT_MS: "1000", REALTIME_RETRY_MAX_MS: "2000" },
+        { timeoutMs: 170_000 },
+      );
+      const output = instance.output;
 
-      const own = postgres(url.toString(), { max: 1, onnotice: () => {} });
+      const own = postgres(url, { max: 1, onnotice: () => {} });
       const m = await createMarket(own);
       await own.end();
-      const s = await client(`http://127.0.0.1:${port}`);
+      const s = await client(instance.baseURL);
       const got = collect(s);
       expect(await join(s, `market:${m.slug}:price`)).toEqual({ ok: true });
       expect(await join(s, `market:${m.slug}:orderbook`)).toEqual({ ok: true });
 
       // CPU time of the process (utime + stime, in clock ticks of 1/100 s).
       const cpuTicks = () => {
-        const fields = fs.readFileSync(`/proc/${instance!.pid}/stat`, "utf8").split(") ")[1].split(" ");
+        const fields = fs.readFileSync(`/proc/${instance!.child.pid}/stat`, "utf8").split(") ")[1].split(" ");
         return Number(fields[11]) + Number(fields[12]);
       };
       const WINDOW_MS = 12_000;
@@ -383,11 +355,11 @@ test.describe("push channels – resilience", () => {
 
       await admin.unsafe(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS false`);
       await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${database}`;
-      const before = output.length;
+      const before = output().length;
       const outageStart = cpuTicks();
       await sleep(WINDOW_MS);
       const outage = cpuTicks() - outageStart;
-      const attempts = output.slice(before).match(/reconnect attempt \d+/g) ?? [];
+      const attempts = output().slice(before).match(/reconnect attempt \d+/g) ?? [];
       console.log(`outage of ${WINDOW_MS} ms: ${attempts.length} reconnect attempts, ${outage} CPU ticks (idle: ${idle} ticks)`);
       // postgres.js's own re-LISTEN loop spent 190 ticks here (16 % of a core) against 9 idle.
       expect(outage).toBeLessThan(idle + 60);
@@ -399,10 +371,10 @@ test.describe("push channels – resilience", () => {
       await admin.unsafe(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS true`);
       await waitFor(() => only(got, "price").length > 0 && only(got, "orderbook").length > 0, 15_000, "resync signals");
       expect(got.every((g) => g.outcomeId === null)).toBe(true);
-      expect(output).toMatch(/LISTEN resumed: signalled 2 channel\(s\)/);
+      expect(output()).toMatch(/LISTEN resumed: signalled 2 channel\(s\)/);
       const n = got.length;
       await sleep(COALESCE_MS * 2);
-      const again = postgres(url.toString(), { max: 1, onnotice: () => {} });
+      const again = postgres(url, { max: 1, onnotice: () => {} });
       await insertOrder(again, m);
       await again.end();
       await waitFor(() => got.length > n && got.at(-1)!.outcomeId === m.outcomes[0], 10_000, "a write's signal after LISTEN resumed");
@@ -410,32 +382,17 @@ test.describe("push channels – resilience", () => {
   });
 
   test.describe(() => {
-    let second: ChildProcess | undefined;
+    let second: Instance | undefined;
     test.afterAll(async () => {
-      // tsx runs the server in a child process: signal the whole group, which we lead.
-      if (second?.pid && second.exitCode === null) {
-        const exited = new Promise((r) => second!.once("exit", r));
-        process.kill(-second.pid, "SIGTERM");
-        await exited;
-      }
+      await second?.stop();
     });
 
     test("instances – two app instances on one database both deliver a write's signal", async ({ sql }) => {
       test.setTimeout(180_000);
-      const port = Number(process.env.TEST_PORT ?? 3210) + 1;
-      const baseURL = `http://127.0.0.1:${port}`;
       // A production instance beside the test server: two `next dev` cannot share one directory.
       test.skip(!fs.existsSync(path.join(process.env.NEXT_DIST_DIR || ".next", "BUILD_ID")), "needs a production build (npm test makes one)");
-      second = spawn("node_modules/.bin/tsx", ["server.ts"], {
-        detached: true,
-        env: { ...process.env, DATABASE_URL: testRun().databaseUrl, PORT: String(port), HOST: "127.0.0.1", SKIP_SEED: "1", NEXT_TELEMETRY_DISABLED: "1" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let output = "";
-      second.stdout!.on("data", (d) => (output += d));
-      second.stderr!.on("data", (d) => (output += d));
-      await waitFor(() => /ready on/.test(output) || second!.exitCode !== null, 150_000, "the second instance");
-      expect(second.exitCode, output).toBeNull();
+      second = await startInstance({ DATABASE_URL: testRun().databaseUrl });
+      const baseURL = second.baseURL;
 
       const m = await createMarket(sql);
       const [a, b] = [await client(), await client(baseURL)];

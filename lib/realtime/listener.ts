@@ -21,8 +21,6 @@ export interface Listener {
   /** Resolves once the first LISTEN succeeded; rejects if it failed (the database is needed to start). */
   ready: Promise<void>;
   close: () => Promise<void>;
-  /** Reconnect attempts since the last successful LISTEN (0 while listening). */
-  failures: () => number;
 }
 
 export const LISTENER_APPLICATION_NAME = "markets-realtime-listener";
@@ -107,7 +105,6 @@ export function createListener(options: ListenerOptions): Listener {
 
   return {
     ready,
-    failures: () => failures,
     close: async () => {
       closed = true;
       clearTimeout(retry);

@@ -1,18 +1,30 @@
 // Market page: the market (the layout has already answered an unknown slug with the 404) and the book of the
 // chosen outcome are prefetched through lib and hydrated; the chart loads in the browser.
+import { cache } from "react";
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import { HydrationBoundary, QueryClient, dehydrate } from "@tanstack/react-query";
-import { getOrderBook } from "@/lib/markets/queries";
-import { orderBookSchema } from "@/lib/markets/schemas";
+import { ApiError } from "@/lib/api/errors";
+import { getMarket, getOrderBook } from "@/lib/markets/queries";
+import { marketDetailSchema, orderBookSchema } from "@/lib/markets/schemas";
 import { marketKeys } from "@/lib/query/keys";
 import { selectedOutcomeId } from "@/lib/ui/market-view";
 import { MarketView } from "./_components/market-view";
-import { loadMarket } from "./load-market";
 
 type Props = {
   params: Promise<{ slug: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
+
+// Once per request for the metadata and the page; a slug deleted since the layout checked it is a 404.
+const loadMarket = cache(async (slug: string) => {
+  try {
+    return marketDetailSchema.parse(await getMarket({ slug }));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) notFound();
+    throw err;
+  }
+});
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const market = await loadMarket((await params).slug);
