@@ -155,10 +155,19 @@ test.describe("market page", () => {
     const created = await createMarket(sql, { trades: 200, days: 20 });
     await page.goto(`/markets/${created.slug}`);
     await expect(page.getByTestId("price-chart")).toHaveAttribute("aria-label", /points/); // the default range has loaded
+    // The request a click makes, not a refetch of the range shown before it (a focus or live refetch
+    // can go out in between): its startTs is not that range's.
+    let shownSpanS = RANGE_SPECS["1w"].spanS;
+    const nextRange = () =>
+      page.waitForRequest((r) => {
+        if (!r.url().includes("/prices-history?")) return false;
+        const startTs = Number(new URL(r.url()).searchParams.get("startTs"));
+        return Math.abs(startTs - (Date.now() / 1000 - shownSpanS)) >= 180;
+      });
     for (const [range, spec] of Object.entries(RANGE_SPECS)) {
       const label = spec.label;
       if (range === "1w") continue; // the default, already loaded
-      const req = page.waitForRequest((r) => r.url().includes("/prices-history?"));
+      const req = nextRange();
       await page.getByRole("group", { name: "Chart range" }).getByRole("button", { name: label, exact: true }).click();
       const url = new URL((await req).url());
       const nowS = Date.now() / 1000;
@@ -166,8 +175,9 @@ test.describe("market page", () => {
       expect(Math.abs(Number(url.searchParams.get("startTs")) - (nowS - spec.spanS))).toBeLessThan(180);
       expect(url.searchParams.get("outcomeId")).toBe(created.yes);
       await expect(page).toHaveURL(new RegExp(`range=${range}`));
+      shownSpanS = spec.spanS;
     }
-    const req = page.waitForRequest((r) => r.url().includes("/prices-history?"));
+    const req = nextRange();
     await page.getByRole("button", { name: "All", exact: true }).click();
     const url = new URL((await req).url());
     expect(url.searchParams.get("startTs")).toBe("0");
