@@ -8,6 +8,7 @@ import next from "next";
 import { closeDb, db } from "./lib/db/client";
 import { resolveDatabase } from "./lib/db/embedded";
 import { migrate } from "./lib/db/migrate";
+import { getOrderBook, invalidateFromNotification, marketCache } from "./lib/markets/cache";
 import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
 import { attachRealtime } from "./lib/realtime/server";
 import { logRequest, requestLogEnabled } from "./lib/server/request-log";
@@ -76,7 +77,15 @@ async function main() {
   });
   const closers: Array<() => Promise<void>> = [];
   // Push channels on the same port. A failure to attach is an error, not a silently missing feature.
-  closers.push(await attachRealtime(server, sql));
+  // The response cache answers from memory only while the NOTIFY stream that invalidates it is heard.
+  const caching = process.env.CACHE !== "off";
+  closers.push(
+    await attachRealtime(server, sql, {
+      onEvent: caching ? invalidateFromNotification : undefined,
+      onListening: caching ? (listening) => marketCache().setLive(listening) : undefined,
+      bookFor: process.env.REALTIME_PUSH_BOOK === "0" ? undefined : (slug, outcomeId) => getOrderBook({ slug, outcomeId }),
+    }),
+  );
   closers.push(startTrendingSweeper(sql));
   if (args.has("--simulate") || process.env.SIMULATE === "1") {
     const { startSimulator } = await import("./lib/simulator/simulator");

@@ -2,7 +2,7 @@
 // and handed to the client browser via HydrationBoundary; later changes fetch /v1 from the browser.
 import { HydrationBoundary, QueryClient, dehydrate } from "@tanstack/react-query";
 import { MarketBrowser } from "@/components/markets/market-browser";
-import { listMarkets, listSubCategories } from "@/lib/markets/queries";
+import { listMarkets, listSubCategories } from "@/lib/markets/cache";
 import { marketListResponseSchema } from "@/lib/markets/schemas";
 import { marketKeys } from "@/lib/query/keys";
 import { parseListView, viewToQuery } from "@/lib/ui/list-params";

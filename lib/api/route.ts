@@ -3,6 +3,7 @@
 // the camelCase variant chosen by Accept, weak ETags with 304s, Cache-Control per endpoint, Vary and CORS.
 // Handlers stay thin: they return data, never a Response, and have no try/catch of their own.
 import { createHash } from "node:crypto";
+import { withCacheStatus, type RequestCacheStatus } from "@/lib/cache/request-status";
 import { CAMEL_MEDIA_TYPE } from "@/lib/markets/schemas";
 import { ApiError, errorBody } from "./errors";
 
@@ -16,10 +17,10 @@ type RouteHandler<P> = (req: Request, ctx: Ctx<P>) => Promise<Response>;
  * market created a moment after a 404 is visible at once (a malformed request costs one cheap query).
  */
 export const CACHE_POLICIES = {
-  list: "public, max-age=10, stale-while-revalidate=30",
-  market: "public, max-age=10, stale-while-revalidate=30",
-  book: "public, max-age=1, stale-while-revalidate=2",
-  history: "public, max-age=5, stale-while-revalidate=10",
+  list: "public, max-age=10, stale-while-revalidate=30, stale-if-error=300",
+  market: "public, max-age=10, stale-while-revalidate=30, stale-if-error=300",
+  book: "public, max-age=1, stale-while-revalidate=2, stale-if-error=300",
+  history: "public, max-age=5, stale-while-revalidate=10, stale-if-error=300",
   document: "public, max-age=300, stale-while-revalidate=3600",
   error: "no-store",
 } as const;
@@ -79,13 +80,45 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
   });
 }
 
+/**
+ * Body and ETag of each variant, once per answer: the response cache hands out the same object until
+ * it changes, so a hit (or a 304) costs neither serialization nor hashing.
+ */
+const representations = new WeakMap<object, Map<string, { body: string; etag: string }>>();
+
+function represent(data: unknown, mediaType: string, camel: ((data: any) => unknown) | undefined) {
+  const memo = typeof data === "object" && data !== null ? representations.get(data) : undefined;
+  const hit = memo?.get(mediaType);
+  if (hit) return hit;
+  const body = JSON.stringify(camel ? camel(data) : data);
+  const rep = { body, etag: etagOf(body, mediaType) };
+  if (typeof data === "object" && data !== null) {
+    if (memo) memo.set(mediaType, rep);
+    else representations.set(data, new Map([[mediaType, rep]]));
+  }
+  return rep;
+}
+
+/** What the response cache did for this answer: X-Cache, and for a stale one Age and a Warning. */
+function cacheHeaders(status: RequestCacheStatus | undefined, policy: string): Record<string, string> {
+  if (!status?.status) return {};
+  if (status.status !== "STALE") return { "X-Cache": status.status };
+  // The database is away and this answer was invalidated (stale-if-error): say so, let no one keep it.
+  return {
+    "X-Cache": "STALE",
+    Age: String(status.ageS),
+    Warning: '110 - "Response is Stale"',
+    "Cache-Control": policy.replace(/max-age=\d+/, "max-age=0"),
+  };
+}
+
 /** A 200 with ETag and Cache-Control, or a 304 carrying the same validators and no body. */
-export function json(req: Request, data: unknown, options: RouteOptions<any>): Response {
+export function json(req: Request, data: unknown, options: RouteOptions<any>, cache?: RequestCacheStatus): Response {
   const camel = options.camel !== undefined && wantsCamel(req);
   const mediaType = camel ? CAMEL_MEDIA_TYPE : JSON_TYPE;
-  const body = JSON.stringify(camel ? options.camel!(data) : data);
-  const etag = etagOf(body, mediaType);
-  const headers = new Headers({ ...commonHeaders(req), "Cache-Control": CACHE_POLICIES[options.cache], ETag: etag });
+  const { body, etag } = represent(data, mediaType, camel ? options.camel : undefined);
+  const policy = CACHE_POLICIES[options.cache];
+  const headers = new Headers({ ...commonHeaders(req), "Cache-Control": policy, ETag: etag, ...cacheHeaders(cache, policy) });
   if (ifNoneMatchHits(req.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   headers.set("Content-Type", mediaType);
   return new Response(body, { status: 200, headers });
@@ -102,7 +135,8 @@ export function errorResponse(req: Request, status: number, message: string | st
 export function route<P = Record<string, string>, T = unknown>(options: RouteOptions<T>, handler: Handler<P, T>): RouteHandler<P> {
   return async (req, ctx) => {
     try {
-      return json(req, await handler(req, ctx), options);
+      const { status, result } = withCacheStatus(() => handler(req, ctx));
+      return json(req, await result, options, status);
     } catch (err) {
       if (err instanceof ApiError) return errorResponse(req, err.status, err.detail);
       // Never leak SQL, stack traces or connection strings to the client.

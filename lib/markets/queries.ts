@@ -229,3 +229,11 @@ export async function listSubCategories(params: { status: string; category?: str
       AND sub_category <> ''
     GROUP BY sub_category ORDER BY count(*) DESC, sub_category`;
 }
+
+/** When the next trade turns 24 h old and so changes a TRENDING order (unix ms), or null if none will. */
+export async function nextTrendingChange(): Promise<number | null> {
+  const [row] = await db()<{ at: number | null }[]>`
+    SELECT (extract(epoch FROM min(executed_at) + interval '24 hours') * 1000)::float8 AS at
+      FROM trades WHERE executed_at > now() - interval '24 hours'`;
+  return row?.at ?? null;
+}

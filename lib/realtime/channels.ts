@@ -42,4 +42,10 @@ export interface Signal {
   outcomeId: string | null;
   at: number;
   seq: number;
+  /**
+   * On `orderbook` signals that name one outcome: that outcome's book as `GET …/orderbook` answers it
+   * (primary shape) right after the change, so a watcher can show it without a request. Absent when
+   * the server could not read it: refetch then.
+   */
+  book?: unknown;
 }

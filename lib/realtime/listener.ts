@@ -10,6 +10,8 @@ export interface ListenerOptions {
   onNotify: (payload: string) => void;
   /** Called after every successful LISTEN; `resumed` is false only for the first one. */
   onListen: (resumed: boolean) => void;
+  /** Called when the connection is lost: announcements may be missed until the next onListen. */
+  onLost?: () => void;
   /** How often the connection proves it still hears the database; silent for 3× this → reconnect. */
   heartbeatMs: number;
   retryMinMs?: number;
@@ -52,6 +54,7 @@ export function createListener(options: ListenerOptions): Listener {
     client = null;
     listening = false;
     void of.end({ timeout: 0 }).catch(() => {});
+    options.onLost?.();
     if (closed) return;
     failures++;
     const delay = retryDelay(failures, retryMinMs, retryMaxMs);

@@ -29,6 +29,12 @@ export interface RealtimeOptions {
   /** The database to LISTEN on; defaults to DATABASE_URL. */
   databaseUrl?: string;
   log?: (message: string) => void;
+  /** Every announcement, before any signal goes out (the response cache drops what it changed). */
+  onEvent?: (event: Record<string, unknown>) => void;
+  /** Whether announcements are heard: false when the LISTEN connection is lost, true once it listens. */
+  onListening?: (listening: boolean) => void;
+  /** The book an orderbook signal carries, so that its watchers need not refetch it; null: they refetch. */
+  bookFor?: (slug: string, outcomeId: string) => Promise<unknown>;
 }
 
 const notification = z.object({ k: z.enum(CHANNEL_KINDS), s: z.string(), o: z.string().nullable() });
@@ -61,13 +67,27 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
   const seqs = new Map<string, number>();
   io.of("/").adapter.on("delete-room", (room: string) => seqs.delete(room));
 
-  const send = (channel: string, { slug, outcomeId }: Pending) => {
-    const parsed = parseChannel(channel);
-    if (!parsed || !rooms.get(channel)?.size) return;
+  const emit = (channel: string, kind: string, { slug, outcomeId }: Pending, extra: object = {}) => {
+    if (!rooms.get(channel)?.size) return;
     const seq = (seqs.get(channel) ?? 0) + 1;
     seqs.set(channel, seq);
-    const signal: Signal = { channel, slug, outcomeId, at: Date.now(), seq };
-    io.to(channel).emit(parsed.kind, signal);
+    const signal: Signal = { channel, slug, outcomeId, at: Date.now(), seq, ...extra };
+    io.to(channel).emit(kind, signal);
+  };
+  // An orderbook signal for one outcome carries its book, read once for every watcher (from the
+  // response cache); signals of one channel keep their order while a book is being read.
+  const sending = new Map<string, Promise<void>>();
+  const send = (channel: string, pending: Pending) => {
+    const parsed = parseChannel(channel);
+    if (!parsed || !rooms.get(channel)?.size) return;
+    const { bookFor } = options;
+    if (parsed.kind !== "orderbook" || !pending.outcomeId || !bookFor) return emit(channel, parsed.kind, pending);
+    const outcomeId = pending.outcomeId;
+    const next = (sending.get(channel) ?? Promise.resolve())
+      .then(() => bookFor(pending.slug, outcomeId).catch(() => null))
+      .then((book) => emit(channel, parsed.kind, pending, book ? { book } : {}));
+    sending.set(channel, next);
+    void next.finally(() => sending.get(channel) === next && sending.delete(channel));
   };
   // Signals folded together name their outcome only when they all concern the same one.
   const throttle = createThrottle<Pending>(coalesceMs, send, {
@@ -88,12 +108,16 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
 
   // ------------------------------------------------------------------ database in
   const onNotify = (payload: string) => {
-    let msg: z.infer<typeof notification>;
+    let raw: unknown;
     try {
-      msg = notification.parse(JSON.parse(payload));
+      raw = JSON.parse(payload);
     } catch {
       return; // not ours
     }
+    if (raw && typeof raw === "object") options.onEvent?.(raw as Record<string, unknown>);
+    const parsed = notification.safeParse(raw);
+    if (!parsed.success) return; // the cache's own kinds, or not ours
+    const msg = parsed.data;
     const channel = channelName(msg.s, msg.k);
     if (rooms.has(channel)) throttle.push(channel, { slug: msg.s, outcomeId: msg.o });
   };
@@ -106,8 +130,10 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
     log,
     onNotify,
     onListen: (resumed) => {
+      options.onListening?.(true);
       if (resumed) log(`LISTEN resumed: signalled ${signalEveryRoom()} channel(s)`);
     },
+    onLost: () => options.onListening?.(false),
   });
   try {
     await listener.ready;

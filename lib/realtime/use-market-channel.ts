@@ -4,7 +4,8 @@
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { marketKeys } from "@/lib/query/keys";
-import { CHANNEL_KINDS, channelName, type ChannelKind } from "./channels";
+import type { OrderBook } from "@/lib/markets/schemas";
+import { CHANNEL_KINDS, channelName, type ChannelKind, type Signal } from "./channels";
 import { getServerStatus, getStatus, subscribeChannel, subscribeStatus, type RealtimeStatus } from "./client";
 
 export function useRealtimeStatus(): RealtimeStatus {
@@ -13,10 +14,15 @@ export function useRealtimeStatus(): RealtimeStatus {
 
 export function useMarketChannel(slug: string): RealtimeStatus {
   const queryClient = useQueryClient();
-  const invalidate = (kind: ChannelKind) => {
+  const invalidate = (kind: ChannelKind, signal?: Signal) => {
     if (kind === "price") {
       void queryClient.invalidateQueries({ queryKey: marketKeys.histories(slug) });
       void queryClient.invalidateQueries({ queryKey: marketKeys.detail(slug) });
+    } else if (signal?.book && signal.outcomeId) {
+      // The signal carries the new book: show it without a request (a fetch in flight may predate it).
+      const key = marketKeys.orderBook(slug, signal.outcomeId);
+      void queryClient.cancelQueries({ queryKey: key, exact: true });
+      queryClient.setQueryData(key, signal.book as OrderBook);
     } else {
       void queryClient.invalidateQueries({ queryKey: marketKeys.orderBooks(slug) });
     }
@@ -29,7 +35,7 @@ export function useMarketChannel(slug: string): RealtimeStatus {
   useEffect(() => {
     const unsubscribe = CHANNEL_KINDS.map((kind) =>
       subscribeChannel(channelName(slug, kind), {
-        onSignal: () => handler.current(kind),
+        onSignal: (signal) => handler.current(kind, signal),
         onResync: () => handler.current(kind),
       }),
     );

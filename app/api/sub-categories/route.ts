@@ -1,7 +1,7 @@
 // GET /api/sub-categories – internal (not /v1): the sub-categories present for a status and category,
 // for the market list's sub-category choice. Lenient like the list URL: bad values fall back.
 import { route } from "@/lib/api/route";
-import { listSubCategories } from "@/lib/markets/queries";
+import { listSubCategories } from "@/lib/markets/cache";
 import { parseListView } from "@/lib/ui/list-params";
 
 export const GET = route({ cache: "list" }, async (req) => {

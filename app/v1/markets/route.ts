@@ -2,7 +2,7 @@
 import { parseQuery, searchParamsOf } from "@/lib/api/query";
 import { preflight, route } from "@/lib/api/route";
 import { camelMarketList } from "@/lib/markets/camel";
-import { listMarkets } from "@/lib/markets/queries";
+import { listMarkets } from "@/lib/markets/cache";
 import { marketListQuery } from "@/lib/markets/schemas";
 
 export const GET = route({ cache: "list", camel: camelMarketList }, async (req) =>

@@ -2,7 +2,7 @@
 // unknown slug must be found out here. Only an index probe: Next runs this layout when it
 // prefetches a market card's link, and the page loads the market itself.
 import { notFound } from "next/navigation";
-import { marketSlugExists } from "@/lib/markets/queries";
+import { marketSlugExists } from "@/lib/markets/cache";
 
 export default async function MarketLayout({ children, params }: { children: React.ReactNode; params: Promise<{ slug: string }> }) {
   if (!(await marketSlugExists((await params).slug))) notFound();

@@ -5,7 +5,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { HydrationBoundary, QueryClient, dehydrate } from "@tanstack/react-query";
 import { ApiError } from "@/lib/api/errors";
-import { getMarket, getOrderBook } from "@/lib/markets/queries";
+import { getMarket, getOrderBook } from "@/lib/markets/cache";
 import { marketDetailSchema, orderBookSchema } from "@/lib/markets/schemas";
 import { marketKeys } from "@/lib/query/keys";
 import { selectedOutcomeId } from "@/lib/ui/market-view";

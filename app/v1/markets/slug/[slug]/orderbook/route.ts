@@ -2,7 +2,7 @@
 import { parseQuery, searchParamsOf } from "@/lib/api/query";
 import { preflight, route } from "@/lib/api/route";
 import { camelOrderBook } from "@/lib/markets/camel";
-import { getOrderBook } from "@/lib/markets/queries";
+import { getOrderBook } from "@/lib/markets/cache";
 import { orderBookQuery } from "@/lib/markets/schemas";
 
 export const GET = route({ cache: "book", camel: camelOrderBook }, async (req, { params }) => {

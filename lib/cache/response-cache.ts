@@ -1,0 +1,207 @@
+// An in-memory read cache that is never staler than the last invalidation it was told about.
+// Entries carry tags; an invalidation marks every entry of a tag stale and detaches the loads in
+// flight for it, so a request that arrives after the invalidation never receives, nor stores, a value
+// whose load began before it. Concurrent misses for one key share one load (single flight). Stale
+// entries stay in the LRU (byte budget) only to be served, for a bounded time, when a load fails
+// because the database is away (stale-if-error). No I/O here: callers bring the loads.
+import { LRUCache } from "lru-cache";
+
+export interface Loaded<T> {
+  value: T;
+  /** Unix ms after which the value is wrong even without an invalidation (time-dependent answers). */
+  expiresAt?: number;
+}
+
+export interface CacheOptions {
+  /** Byte budget of the values (their JSON size, as estimated by `sizeOf`). */
+  maxBytes: number;
+  /** How long after it went stale an entry may still be served when its load fails with a `canServeStale` error. */
+  staleIfErrorMs: number;
+  /** Which load failures justify a stale answer (the database is away, not a bad request). */
+  canServeStale: (err: unknown) => boolean;
+  sizeOf?: (value: unknown) => number;
+  now?: () => number;
+}
+
+export type CacheStatus = "HIT" | "MISS" | "STALE" | "BYPASS";
+
+export interface CacheResult<T> {
+  value: T;
+  status: CacheStatus;
+  /** Seconds since the value was loaded (the HTTP Age of a cached answer). */
+  ageS: number;
+}
+
+interface Entry {
+  value: unknown;
+  tags: readonly string[];
+  loadedAt: number;
+  expiresAt: number;
+  /** Unix ms when it stopped being fresh, or 0 while fresh. */
+  staleSince: number;
+}
+
+interface Load {
+  promise: Promise<Loaded<unknown>>;
+  tags: readonly string[];
+  epoch: number;
+  detached: boolean;
+}
+
+const defaultSize = (value: unknown) => JSON.stringify(value)?.length ?? 0;
+
+export class ResponseCache {
+  private readonly lru: LRUCache<string, Entry>;
+  private readonly byTag = new Map<string, Set<string>>();
+  private readonly loads = new Map<string, Load>();
+  private readonly sizeOf: (value: unknown) => number;
+  private readonly now: () => number;
+  /** Bumped by `invalidateAll`: a load that began in an older epoch is not stored. */
+  private epoch = 0;
+  /** Only while live (the invalidation stream is connected) may fresh answers come from memory. */
+  private live = false;
+  readonly stats = { hits: 0, misses: 0, stale: 0, bypass: 0, invalidations: 0 };
+
+  constructor(private readonly options: CacheOptions) {
+    this.sizeOf = options.sizeOf ?? defaultSize;
+    this.now = options.now ?? Date.now;
+    this.lru = new LRUCache<string, Entry>({
+      maxSize: Math.max(1, options.maxBytes),
+      sizeCalculation: (e) => Math.max(1, this.sizeOf(e.value) + 200),
+      dispose: (entry, key) => this.untag(key, entry.tags),
+    });
+  }
+
+  /** Turns memory answers on (the invalidation stream is listening) or off (it is lost: every read loads). */
+  setLive(live: boolean) {
+    if (live === this.live) return;
+    // Whatever changed while the stream was down was never announced: nothing held before is fresh.
+    this.invalidateAll();
+    this.live = live;
+  }
+
+  get isLive() {
+    return this.live;
+  }
+
+  get size() {
+    return { entries: this.lru.size, bytes: this.lru.calculatedSize, loading: this.loads.size };
+  }
+
+  async get<T>(key: string, tags: readonly string[], load: () => Promise<Loaded<T>>): Promise<CacheResult<T>> {
+    const now = this.now();
+    const entry = this.lru.get(key);
+    if (entry && this.live && this.isFresh(entry, now)) {
+      this.stats.hits++;
+      return { value: entry.value as T, status: "HIT", ageS: Math.floor((now - entry.loadedAt) / 1000) };
+    }
+    if (!this.live) {
+      this.stats.bypass++;
+      try {
+        return { value: (await load()).value, status: "BYPASS", ageS: 0 };
+      } catch (err) {
+        return this.staleOr(err, key);
+      }
+    }
+    this.stats.misses++;
+    let inFlight = this.loads.get(key);
+    if (!inFlight) inFlight = this.start(key, tags, load as () => Promise<Loaded<unknown>>);
+    try {
+      const loaded = await inFlight.promise;
+      return { value: loaded.value as T, status: "MISS", ageS: 0 };
+    } catch (err) {
+      return this.staleOr(err, key);
+    }
+  }
+
+  /** Marks every entry with one of these tags stale and detaches their loads in flight. */
+  invalidate(tags: Iterable<string>) {
+    const now = this.now();
+    for (const tag of tags) {
+      this.stats.invalidations++;
+      const keys = this.byTag.get(tag);
+      if (keys) {
+        this.byTag.delete(tag);
+        for (const key of keys) {
+          const entry = this.lru.peek(key);
+          if (entry && !entry.staleSince) entry.staleSince = now;
+        }
+      }
+      for (const [key, l] of this.loads) {
+        if (l.tags.includes(tag)) this.detach(key, l);
+      }
+    }
+  }
+
+  /** Nothing held or loading is fresh any more (an announcement that names no entries, a lost stream). */
+  invalidateAll() {
+    const now = this.now();
+    this.stats.invalidations++;
+    this.epoch++;
+    this.byTag.clear();
+    this.lru.forEach((entry) => {
+      if (!entry.staleSince) entry.staleSince = now;
+    });
+    for (const [key, l] of this.loads) this.detach(key, l);
+  }
+
+  private isFresh(entry: Entry, now: number) {
+    return !entry.staleSince && entry.expiresAt > now;
+  }
+
+  private start(key: string, tags: readonly string[], load: () => Promise<Loaded<unknown>>): Load {
+    const l: Load = { promise: undefined as never, tags, epoch: this.epoch, detached: false };
+    l.promise = (async () => {
+      try {
+        const loaded = await load();
+        // A load detached by an invalidation may predate the change: its waiters (who asked before the
+        // change was announced) get it, memory does not.
+        if (!l.detached && l.epoch === this.epoch && this.live) this.store(key, tags, loaded);
+        return loaded;
+      } finally {
+        if (this.loads.get(key) === l) this.loads.delete(key);
+      }
+    })();
+    this.loads.set(key, l);
+    return l;
+  }
+
+  private detach(key: string, l: Load) {
+    l.detached = true;
+    if (this.loads.get(key) === l) this.loads.delete(key);
+  }
+
+  private store(key: string, tags: readonly string[], loaded: Loaded<unknown>) {
+    const now = this.now();
+    const old = this.lru.peek(key);
+    if (old) this.untag(key, old.tags);
+    this.lru.set(key, { value: loaded.value, tags, loadedAt: now, expiresAt: loaded.expiresAt ?? Infinity, staleSince: 0 });
+    if (!this.lru.has(key)) return; // larger than the whole budget
+    for (const tag of tags) {
+      let keys = this.byTag.get(tag);
+      if (!keys) this.byTag.set(tag, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+
+  private untag(key: string, tags: readonly string[]) {
+    for (const tag of tags) {
+      const keys = this.byTag.get(tag);
+      if (!keys) continue;
+      keys.delete(key);
+      if (!keys.size) this.byTag.delete(tag);
+    }
+  }
+
+  /** The entry when the failure is an outage and it went stale recently enough, else the failure itself. */
+  private staleOr<T>(err: unknown, key: string): CacheResult<T> {
+    if (!this.options.canServeStale(err)) throw err;
+    const entry = this.lru.peek(key);
+    if (!entry) throw err;
+    const now = this.now();
+    const staleSince = entry.staleSince || Math.min(now, entry.expiresAt);
+    if (now - staleSince > this.options.staleIfErrorMs) throw err;
+    this.stats.stale++;
+    return { value: entry.value as T, status: "STALE", ageS: Math.floor((now - entry.loadedAt) / 1000) };
+  }
+}
