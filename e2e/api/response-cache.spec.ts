@@ -1,0 +1,165 @@
+// The response cache (lib/markets/cache.ts) on two instances over one database: answers come from
+// memory, and once an instance has heard of a commit (its push signal went out after the cache
+// dropped what the commit changed) no answer it gives predates that commit, even while concurrent
+// readers keep loads in flight across every write.
+import type { Socket } from "socket.io-client";
+import { expect, test, testRun } from "../fixtures";
+import { collect, connectClient, createMarket, insertOrder, insertTrade, join, sleep, waitFor, type Received, type TestMarket } from "../realtime-helpers";
+import { startInstance, type Instance } from "../support/instance";
+
+test.describe.configure({ mode: "serial", timeout: 180_000 });
+
+let other: Instance;
+const bases = () => [testRun().baseURL, other.baseURL];
+
+test.beforeAll(async () => {
+  test.setTimeout(200_000);
+  other = await startInstance({ DATABASE_URL: testRun().databaseUrl, LOG_REQUESTS: "0", RATE_LIMIT: "off" });
+});
+test.afterAll(async () => {
+  await other?.stop();
+});
+
+async function getJson(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { headers });
+  return { status: res.status, headers: res.headers, body: res.status === 200 ? await res.json() : null };
+}
+
+/** Sequential readers hammering `urls` until stopped; each records what it saw, in order. */
+function readers(urls: string[], perUrl: number, measure: (body: any) => number) {
+  let running = true;
+  const seen: number[][] = [];
+  const loops = urls.flatMap((url) =>
+    Array.from({ length: perUrl }, async () => {
+      const mine: number[] = [];
+      seen.push(mine);
+      while (running) {
+        const r = await getJson(url).catch(() => null);
+        if (r?.status === 200) mine.push(measure(r.body));
+      }
+    }),
+  );
+  return {
+    seen,
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+async function watch(m: TestMarket, kind: "price" | "orderbook") {
+  const sockets: Socket[] = [];
+  const got: Received[][] = [];
+  for (const base of bases()) {
+    const s = await connectClient(base);
+    expect(await join(s, `market:${m.slug}:${kind}`)).toEqual({ ok: true });
+    sockets.push(s);
+    got.push(collect(s));
+  }
+  return { got, close: () => sockets.forEach((s) => s.close()) };
+}
+
+test("response cache – a repeated read comes from memory with the same ETag, and a 304 needs no load", async ({ sql }) => {
+  const m = await createMarket(sql, { prefix: "cache-hit" });
+  await insertOrder(sql, m, { price: "0.400" });
+  const url = `${testRun().baseURL}/v1/markets/slug/${m.slug}/orderbook?outcomeId=${m.outcomes[0]}`;
+  const first = await getJson(url);
+  const second = await getJson(url);
+  expect(first.status).toBe(200);
+  expect(second.headers.get("x-cache")).toBe("HIT");
+  expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
+  const revalidated = await fetch(url, { headers: { "If-None-Match": first.headers.get("etag")! } });
+  expect(revalidated.status).toBe(304);
+  expect(revalidated.headers.get("x-cache")).toBe("HIT");
+});
+
+test("response cache – a burst of orders under concurrent reads: after each signal the next read has the order, on both instances", async ({ sql }) => {
+  const m = await createMarket(sql, { prefix: "cache-burst" });
+  const book = (base: string, byId: boolean) =>
+    `${base}/v1/markets/${byId ? m.id : `slug/${m.slug}`}/orderbook?outcomeId=${m.outcomes[0]}`;
+  const urls = bases().flatMap((b) => [book(b, true), book(b, false)]);
+  const load = readers(urls, 3, (body) => body.bids.length);
+  const { got, close } = await watch(m, "orderbook");
+  try {
+    for (let i = 1; i <= 20; i++) {
+      const price = (i / 100 + 0.1).toFixed(3);
+      const before = got.map((g) => g.length);
+      await insertOrder(sql, m, { price, shares: "3.00" });
+      // One order, one notification: the next signal on each instance went out after it was heard.
+      await waitFor(() => got.every((g, n) => g.length > before[n]), 15_000, `the signal of order ${i} on both instances`);
+      for (const [n, g] of got.entries()) {
+        const signal = g[before[n]] as Received & { book?: { bids: { price: string }[] } };
+        expect(signal.book?.bids.map((l) => l.price), `book carried by the signal ${i} on instance ${n}`).toContain(price);
+      }
+      for (const url of urls) {
+        const r = await getJson(url);
+        expect(r.body.bids.map((l: { price: string }) => l.price), `${url} after order ${i}`).toContain(price);
+        expect(r.body.bids).toHaveLength(i);
+      }
+    }
+  } finally {
+    close();
+    await load.stop();
+  }
+  // Each sequential reader saw the book only grow: no answer older than one already shown.
+  for (const seq of load.seen) {
+    for (let k = 1; k < seq.length; k++) expect(seq[k]).toBeGreaterThanOrEqual(seq[k - 1]);
+  }
+  expect(load.seen.flat().length).toBeGreaterThan(40); // the readers really kept loads in flight
+});
+
+test("response cache – a burst of trades: market, history and list follow on both instances", async ({ sql }) => {
+  const m = await createMarket(sql, { prefix: "cache-trades" });
+  const marketUrl = (b: string) => `${b}/v1/markets/${m.id}`;
+  const historyUrl = (b: string) => `${b}/v1/markets/slug/${m.slug}/prices-history?outcomeId=${m.outcomes[0]}`;
+  const listUrl = (b: string) => `${b}/v1/markets?q=${m.slug}&status=ACTIVE&sortBy=VOLUME`;
+  const load = readers(bases().flatMap((b) => [marketUrl(b), historyUrl(b), listUrl(b)]), 2, () => 0);
+  const { got, close } = await watch(m, "price");
+  let last = "";
+  try {
+    for (let i = 1; i <= 15; i++) {
+      last = (0.3 + i / 100).toFixed(3);
+      await insertTrade(sql, m, { price: last, shares: "2.000000" });
+    }
+    const committedAt = Date.now();
+    // The last change always gets a signal, within the coalescing window of being heard: wait for one
+    // after the last commit, then for the channel to stay quiet well past that window.
+    await waitFor(() => got.every((g) => (g.at(-1)?.receivedAt ?? 0) > committedAt), 15_000, "a signal after the burst");
+    await waitFor(() => got.every((g) => Date.now() - g.at(-1)!.receivedAt > 500), 15_000, "quiet channels");
+    const [{ volume }] = await sql<{ volume: string }[]>`SELECT total_volume::text AS volume FROM markets WHERE id = ${m.id}`;
+    for (const b of bases()) {
+      const market = await getJson(marketUrl(b));
+      expect(Number(market.body.total_volume), marketUrl(b)).toBeCloseTo(Number(volume), 6);
+      const history = await getJson(historyUrl(b));
+      expect(history.body.history.at(-1).p, historyUrl(b)).toBeCloseTo(Number(last), 6);
+      const list = await getJson(listUrl(b));
+      expect(Number(list.body.markets[0].total_volume), listUrl(b)).toBeCloseTo(Number(volume), 6);
+    }
+  } finally {
+    close();
+    await load.stop();
+  }
+});
+
+test("response cache – comments, new markets and renamed users reach answers already cached", async ({ sql }) => {
+  const m = await createMarket(sql, { prefix: "cache-kinds" });
+  const urls = bases().map((b) => `${b}/v1/markets/slug/${m.slug}`);
+  for (const url of urls) await getJson(url), await getJson(url); // cached on both
+  await sql`INSERT INTO comments (id, market_id, user_id, content, created_at) VALUES (gen_random_uuid(), ${m.id}, ${m.userId}, 'first!', now())`;
+  for (const url of urls) {
+    await expect.poll(async () => (await getJson(url)).body.comments.length, { timeout: 3_000 }).toBe(1);
+  }
+  const renamed = `renamed-${m.userId.slice(0, 8)}`;
+  await sql`UPDATE users SET username = ${renamed} WHERE id = ${m.userId}`;
+  for (const url of urls) {
+    await expect.poll(async () => (await getJson(url)).body.comments[0].user.username, { timeout: 3_000 }).toBe(renamed);
+  }
+  const listUrls = bases().map((b) => `${b}/v1/markets?q=cache-kinds-new-${m.id.slice(0, 8)}`);
+  for (const url of listUrls) expect((await getJson(url)).body.total).toBe(0);
+  const fresh = await createMarket(sql, { prefix: `cache-kinds-new-${m.id.slice(0, 8)}` });
+  for (const url of listUrls) {
+    await expect.poll(async () => (await getJson(url)).body.markets.map((x: { id: string }) => x.id), { timeout: 3_000 }).toEqual([fresh.id]);
+  }
+  await sleep(0);
+});

@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import { ResponseCache, type Loaded } from "./response-cache";
+
+class Outage extends Error {
+  code = "ECONNREFUSED";
+}
+
+function setup(opts: { maxBytes?: number; staleIfErrorMs?: number } = {}) {
+  let now = 1_000_000;
+  const cache = new ResponseCache({
+    maxBytes: opts.maxBytes ?? 1_000_000,
+    staleIfErrorMs: opts.staleIfErrorMs ?? 60_000,
+    canServeStale: (err) => err instanceof Outage,
+    now: () => now,
+  });
+  cache.setLive(true);
+  let version = 0;
+  let loads = 0;
+  const load = async (): Promise<Loaded<{ v: number }>> => {
+    loads++;
+    const v = version;
+    await new Promise((r) => setTimeout(r, 5));
+    return { value: { v } };
+  };
+  return {
+    cache,
+    load,
+    loads: () => loads,
+    write: () => version++,
+    advance: (ms: number) => (now += ms),
+  };
+}
+
+/** A load that resolves only when told to, to hold one in flight across an invalidation. */
+function gate<T>(value: T) {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { open, load: async (): Promise<Loaded<T>> => (await opened, { value }) };
+}
+
+describe("response cache", () => {
+  it("answers a repeated read from memory and loads again after an invalidation of its tag", async () => {
+    const t = setup();
+    expect((await t.cache.get("a", ["x"], t.load)).status).toBe("MISS");
+    const hit = await t.cache.get("a", ["x"], t.load);
+    expect(hit).toMatchObject({ status: "HIT", value: { v: 0 } });
+    t.write();
+    t.cache.invalidate(["x"]);
+    expect(await t.cache.get("a", ["x"], t.load)).toMatchObject({ status: "MISS", value: { v: 1 } });
+    expect(t.loads()).toBe(2);
+  });
+
+  it("an invalidation of another tag leaves the entry fresh", async () => {
+    const t = setup();
+    await t.cache.get("a", ["x"], t.load);
+    t.cache.invalidate(["y"]);
+    expect((await t.cache.get("a", ["x"], t.load)).status).toBe("HIT");
+  });
+
+  it("concurrent misses of one key make one load (single flight)", async () => {
+    const t = setup();
+    const all = await Promise.all(Array.from({ length: 50 }, () => t.cache.get("a", ["x"], t.load)));
+    expect(t.loads()).toBe(1);
+    expect(new Set(all.map((r) => r.value)).size).toBe(1);
+  });
+
+  it("a request after an invalidation never joins, nor later reads, a load that began before it", async () => {
+    const t = setup();
+    const before = gate({ v: "old" });
+    const early = t.cache.get("a", ["x"], before.load);
+    t.cache.invalidate(["x"]); // the change is announced while the old load is in flight
+    const late = t.cache.get("a", ["x"], async () => ({ value: { v: "new" } }));
+    before.open();
+    expect((await early).value).toEqual({ v: "old" }); // asked before the announcement
+    expect((await late).value).toEqual({ v: "new" });
+    expect((await t.cache.get("a", ["x"], t.load)).value).toEqual({ v: "new" }); // memory holds the new one
+  });
+
+  it("invalidateAll detaches every load in flight and makes every entry stale", async () => {
+    const t = setup();
+    await t.cache.get("a", ["x"], t.load);
+    const before = gate({ v: "old" });
+    const early = t.cache.get("b", ["y"], before.load);
+    t.cache.invalidateAll();
+    before.open();
+    await early;
+    expect((await t.cache.get("a", ["x"], t.load)).status).toBe("MISS");
+    expect((await t.cache.get("b", ["y"], t.load)).status).toBe("MISS");
+  });
+
+  it("while not live every read loads, and going live again starts from nothing", async () => {
+    const t = setup();
+    await t.cache.get("a", ["x"], t.load);
+    t.cache.setLive(false);
+    expect((await t.cache.get("a", ["x"], t.load)).status).toBe("BYPASS");
+    t.cache.setLive(true);
+    expect((await t.cache.get("a", ["x"], t.load)).status).toBe("MISS");
+  });
+
+  it("an answer with an expiry is reloaded once it has passed", async () => {
+    const t = setup();
+    const timed = async () => ({ value: { at: t.loads() }, expiresAt: 1_000_000 + 500 });
+    await t.cache.get("a", [], timed);
+    t.advance(400);
+    expect((await t.cache.get("a", [], timed)).status).toBe("HIT");
+    t.advance(200);
+    expect((await t.cache.get("a", [], timed)).status).toBe("MISS");
+  });
+
+  it("serves an invalidated entry while loads fail for an outage, for staleIfErrorMs only", async () => {
+    const t = setup({ staleIfErrorMs: 10_000 });
+    await t.cache.get("a", ["x"], t.load);
+    t.cache.invalidate(["x"]);
+    const down = async (): Promise<Loaded<{ v: number }>> => {
+      throw new Outage("down");
+    };
+    t.advance(9_000);
+    expect(await t.cache.get("a", ["x"], down)).toMatchObject({ status: "STALE", value: { v: 0 }, ageS: 9 });
+    t.advance(2_000);
+    await expect(t.cache.get("a", ["x"], down)).rejects.toThrow("down");
+  });
+
+  it("never serves stale for a failure that is not an outage", async () => {
+    const t = setup();
+    await t.cache.get("a", ["x"], t.load);
+    t.cache.invalidate(["x"]);
+    await expect(t.cache.get("a", ["x"], async () => Promise.reject(new Error("bug")))).rejects.toThrow("bug");
+  });
+
+  it("keeps within its byte budget by evicting the least recently used", async () => {
+    const t = setup({ maxBytes: 3_000 });
+    const big = (n: number) => async () => ({ value: { n, pad: "x".repeat(700) } });
+    for (let i = 0; i < 10; i++) await t.cache.get(`k${i}`, ["x"], big(i));
+    expect(t.cache.size.bytes).toBeLessThanOrEqual(3_000);
+    expect((await t.cache.get("k9", ["x"], big(9))).status).toBe("HIT");
+    expect((await t.cache.get("k0", ["x"], big(0))).status).toBe("MISS");
+  });
+});

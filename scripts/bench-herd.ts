@@ -1,0 +1,155 @@
+// npm run bench:herd – commit → the moment the LAST of N watchers holds the new order book. N socket.io
+// clients watch one market's orderbook channel as the market page does: a signal that carries the
+// book is shown as it is; one without it makes the watcher refetch GET …/orderbook. Each commit adds
+// a bid at a new price, so "holds the new book" is checked, not assumed. Prints, asserts nothing.
+//
+//   BASE_URL=http://127.0.0.1:3000 DATABASE_URL=postgres://… npm run bench:herd -- --watchers 1000 --commits 30
+//   --refetch   ignore books carried by signals (what a client that only refetches sees)
+//   (without the env vars it uses .data/test-run.json, i.e. a running Playwright test server)
+import fs from "node:fs";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { io, type Socket } from "socket.io-client";
+import http from "node:http";
+import type { Signal } from "../lib/realtime/channels";
+
+const { values } = parseArgs({
+  options: {
+    watchers: { type: "string", default: "1000" },
+    commits: { type: "string", default: "30" },
+    spacing: { type: "string", default: "600" },
+    batch: { type: "string", default: "50" },
+    refetch: { type: "boolean", default: false },
+  },
+});
+const WATCHERS = Math.min(5000, Math.max(1, Number(values.watchers)));
+const COMMITS = Math.min(200, Math.max(1, Number(values.commits)));
+const SPACING = Math.max(200, Number(values.spacing));
+const BATCH = Math.max(1, Number(values.batch));
+
+const runFile = path.join(process.cwd(), ".data", "test-run.json");
+const run = fs.existsSync(runFile) ? JSON.parse(fs.readFileSync(runFile, "utf8")) : {};
+const baseURL: string = process.env.BASE_URL ?? run.baseURL ?? "http://127.0.0.1:3000";
+const databaseUrl: string | undefined = process.env.DATABASE_URL ?? run.databaseUrl;
+if (!databaseUrl) throw new Error("set DATABASE_URL (the database the server at BASE_URL uses)");
+for (const u of [baseURL, databaseUrl]) {
+  const host = new URL(u).hostname;
+  if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host)) throw new Error(`loopback only: ${u}`);
+}
+
+const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const priceOf = (k: number) => (0.1 + (k + 1) / 1000).toFixed(3);
+type Book = { bids: { price: string }[] };
+const holds = (book: Book | undefined, k: number) => Boolean(book?.bids.some((l) => l.price === priceOf(k)));
+
+const marketId = randomUUID();
+const outcomeId = randomUUID();
+const userId = randomUUID();
+const slug = `bench-herd-${marketId.slice(0, 8)}`;
+await sql.begin(async (tx) => {
+  await tx`INSERT INTO users (id, username) VALUES (${userId}, ${`bench-${userId.slice(0, 12)}`})`;
+  await tx`
+    INSERT INTO markets (id, slug, question, description, category, sub_category, type, status,
+                         trading_starts_at, trading_ends_at, platform_fee, spread, image_url)
+    VALUES (${marketId}, ${slug}, 'Refetch herd benchmark?', 'Throwaway market of bench-herd.', 'OTHER', 'Bench',
+            'BINARY', 'ACTIVE', now(), now() + interval '1 day', 0.02, 2, 'https://example.com/b.png')`;
+  await tx`
+    INSERT INTO outcomes (id, market_id, name, side, index, probability) VALUES
+      (${outcomeId}, ${marketId}, 'Yes', 'YES', 0, 50), (${randomUUID()}, ${marketId}, 'No', 'NO', 1, 50)`;
+});
+
+const channel = `market:${slug}:orderbook`;
+const bookUrl = `${baseURL}/v1/markets/slug/${slug}/orderbook?outcomeId=${outcomeId}`;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+const getBook = () =>
+  new Promise<Book>((resolve, reject) => {
+    http
+      .get(bookUrl, { agent, headers: { accept: "application/json" } }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c) => (body += c));
+        res.on("end", () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(`HTTP ${res.statusCode}`))));
+      })
+      .on("error", reject);
+  });
+const sent: number[] = [];
+// held[k][w]: when watcher w first held a book with commit k's bid (ms), from a signal or a refetch.
+const held: number[][] = Array.from({ length: COMMITS }, () => []);
+let carried = 0;
+let refetches = 0;
+let failures = 0;
+const sockets: Socket[] = [];
+
+async function refetch(w: number, k: number) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    refetches++;
+    try {
+      const book = await getBook();
+      if (holds(book, k)) return (held[k][w] ??= Date.now());
+    } catch {
+      failures++;
+    }
+  }
+}
+
+try {
+  console.log(`bench-herd: ${WATCHERS} watchers → ${baseURL}, ${COMMITS} commits every ${SPACING} ms${values.refetch ? " (refetch only)" : ""}`);
+  const t0 = Date.now();
+  for (let i = 0; i < WATCHERS; i += BATCH) {
+    await Promise.all(
+      Array.from({ length: Math.min(BATCH, WATCHERS - i) }, async (_, j) => {
+        const w = i + j;
+        const s = io(baseURL, { path: "/socket.io", transports: ["websocket"], forceNew: true, reconnection: false });
+        sockets.push(s);
+        await new Promise<void>((resolve, reject) => {
+          s.once("connect", resolve);
+          s.once("connect_error", reject);
+        });
+        s.on("orderbook", (sig: Signal) => {
+          const k = sig.seq - 1; // a new room: commit k produces seq k+1
+          if (sig.channel !== channel || k < 0 || k >= COMMITS) return;
+          if (!values.refetch && holds(sig.book as Book | undefined, k)) {
+            carried++;
+            held[k][w] ??= Date.now();
+          } else void refetch(w, k);
+        });
+        const ack = await s.timeout(10_000).emitWithAck("join", { channel });
+        if (!ack.ok) throw new Error(`join failed: ${ack.error}`);
+      }),
+    );
+    process.stdout.write(`\r  connected and joined ${Math.min(i + BATCH, WATCHERS)}/${WATCHERS}`);
+  }
+  console.log(` in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+  for (let k = 0; k < COMMITS; k++) {
+    sent[k] = Date.now();
+    await sql`
+      INSERT INTO orders (id, market_id, outcome_id, user_id, side, type, price, shares, filled_shares, status, created_at)
+      VALUES (${randomUUID()}, ${marketId}, ${outcomeId}, ${userId}, 'BUY', 'LIMIT', ${priceOf(k)}, 1, 0, 'OPEN', now())`;
+    process.stdout.write(`\r  commit ${k + 1}/${COMMITS}`);
+    await sleep(SPACING);
+  }
+  const deadline = Date.now() + 10_000;
+  while (held.some((h) => h.filter(Boolean).length < WATCHERS) && Date.now() < deadline) await sleep(50);
+  console.log("");
+
+  const complete = held.map((h) => h.filter(Boolean).length === WATCHERS);
+  const last = held.map((h, k) => Math.max(...h.filter(Boolean)) - sent[k]).filter((_, k) => complete[k]).sort((a, b) => a - b);
+  const all = held.flatMap((h, k) => h.filter(Boolean).map((t) => t - sent[k])).sort((a, b) => a - b);
+  console.log(`commits where every watcher held the new book: ${complete.filter(Boolean).length}/${COMMITS}`);
+  console.log(`books from signals: ${carried}, refetches: ${refetches} (${failures} failed)`);
+  if (last.length) {
+    console.log(`commit → LAST watcher holds the new book (ms): p50 ${pct(last, 50)}  p99 ${pct(last, 99)}  max ${last.at(-1)}`);
+    console.log(`commit → each watcher (ms): p50 ${pct(all, 50)}  p99 ${pct(all, 99)}  max ${all.at(-1)}`);
+  }
+} finally {
+  for (const s of sockets) s.disconnect();
+  agent.destroy();
+  await sql`DELETE FROM markets WHERE id = ${marketId}`;
+  await sql`DELETE FROM users WHERE id = ${userId}`;
+  await sql.end();
+}
