@@ -67,11 +67,12 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
   const seqs = new Map<string, number>();
   io.of("/").adapter.on("delete-room", (room: string) => seqs.delete(room));
 
-  const emit = (channel: string, kind: string, { slug, outcomeId }: Pending, extra: object = {}) => {
+  // `at` is when the throttle let the signal go, even if reading its book delayed the emit.
+  const emit = (channel: string, kind: string, { slug, outcomeId }: Pending, at: number, extra: object = {}) => {
     if (!rooms.get(channel)?.size) return;
     const seq = (seqs.get(channel) ?? 0) + 1;
     seqs.set(channel, seq);
-    const signal: Signal = { channel, slug, outcomeId, at: Date.now(), seq, ...extra };
+    const signal: Signal = { channel, slug, outcomeId, at, seq, ...extra };
     io.to(channel).emit(kind, signal);
   };
   // An orderbook signal for one outcome carries its book, read once for every watcher (from the
@@ -81,11 +82,14 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
     const parsed = parseChannel(channel);
     if (!parsed || !rooms.get(channel)?.size) return;
     const { bookFor } = options;
-    if (parsed.kind !== "orderbook" || !pending.outcomeId || !bookFor) return emit(channel, parsed.kind, pending);
+    const at = Date.now();
     const outcomeId = pending.outcomeId;
-    const next = (sending.get(channel) ?? Promise.resolve())
-      .then(() => bookFor(pending.slug, outcomeId).catch(() => null))
-      .then((book) => emit(channel, parsed.kind, pending, book ? { book } : {}));
+    const wantsBook = parsed.kind === "orderbook" && outcomeId !== null && bookFor !== undefined;
+    const before = sending.get(channel);
+    if (!wantsBook && !before) return emit(channel, parsed.kind, pending, at);
+    const next = (before ?? Promise.resolve())
+      .then(() => (wantsBook ? bookFor!(pending.slug, outcomeId!).catch(() => null) : null))
+      .then((book) => emit(channel, parsed.kind, pending, at, book ? { book } : {}));
     sending.set(channel, next);
     void next.finally(() => sending.get(channel) === next && sending.delete(channel));
   };
