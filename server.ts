@@ -76,7 +76,7 @@ async function main() {
   });
   const closers: Array<() => Promise<void>> = [];
   // Push channels on the same port. A failure to attach is an error, not a silently missing feature.
-  closers.push(await attachRealtime(server, sql));
+  closers.push(await attachRealtime(server));
   closers.push(startTrendingSweeper(sql));
   if (args.has("--simulate") || process.env.SIMULATE === "1") {
     const { startSimulator } = await import("./lib/simulator/simulator");

@@ -2,6 +2,7 @@
 // by regex so nothing passes through floating point. Cross-row rules live in lib/import/import.ts,
 // which also knows what the database already holds. No server-only imports.
 import { z } from "zod";
+import { SLUG_RE } from "./constants";
 import { CATEGORIES, MARKET_STATUSES, MARKET_TYPES, OUTCOME_SIDES, uuid } from "./schemas";
 
 /** "expected A, B or C" for an enum. */
@@ -42,8 +43,6 @@ export const DECIMAL = {
   /** A non-negative integer as a decimal string (wei, ERC-1155 ids). */
   integer: /^[0-9]+$/,
 } as const;
-
-export const SLUG_RE = /^[a-z0-9-]{1,200}$/;
 
 export const importUserSchema = z.strictObject({
   id: uuid,

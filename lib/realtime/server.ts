@@ -4,7 +4,7 @@
 import type http from "node:http";
 import { Server, type Socket } from "socket.io";
 import { z } from "zod";
-import type { Sql } from "../db/client";
+import { marketSlugExists } from "../markets/queries";
 import {
   CHANNEL_KINDS,
   MAX_CHANNELS_PER_SOCKET,
@@ -13,11 +13,13 @@ import {
   parseChannel,
   type Ack,
   type Channel,
+  type ChannelKind,
   type Signal,
 } from "./channels";
 import { channelRequest } from "./schemas";
 import { createListener } from "./listener";
 import { createThrottle } from "./throttle";
+import { createTokenBucket } from "./token-bucket";
 
 export const NOTIFY_CHANNEL = "market_events";
 
@@ -31,9 +33,20 @@ export interface RealtimeOptions {
   log?: (message: string) => void;
 }
 
-const notification = z.object({ k: z.enum(CHANNEL_KINDS), s: z.string(), o: z.string().nullable() });
+/** One payload of the triggers' NOTIFY: kind, market slug, outcome id (null: several or the market itself). */
+const notificationSchema = z.object({ k: z.enum(CHANNEL_KINDS), s: z.string(), o: z.string().nullable() });
+export type Notification = z.infer<typeof notificationSchema>;
 
-type Pending = { slug: string; outcomeId: string | null };
+/** A NOTIFY payload, or null when it is not one of ours (the listener's own pings, say). */
+export function parseNotification(payload: string): Notification | null {
+  try {
+    return notificationSchema.parse(JSON.parse(payload));
+  } catch {
+    return null;
+  }
+}
+
+type Pending = { kind: ChannelKind; slug: string; outcomeId: string | null };
 
 // Join/leave requests per socket: a bucket of BURST refilled at RATE per second.
 const JOIN_BURST = 200;
@@ -41,7 +54,7 @@ const JOIN_RATE = 100;
 const SLUG_CACHE_MS = 60_000;
 const SLUG_CACHE_MAX = 10_000;
 
-export async function attachRealtime(server: http.Server, sql: Sql, options: RealtimeOptions = {}): Promise<() => Promise<void>> {
+export async function attachRealtime(server: http.Server, options: RealtimeOptions = {}): Promise<() => Promise<void>> {
   const coalesceMs = options.coalesceMs ?? Number(process.env.REALTIME_COALESCE_MS ?? 150);
   const heartbeatMs = options.heartbeatMs ?? Number(process.env.REALTIME_HEARTBEAT_MS ?? 5_000);
   const log = options.log ?? ((m: string) => console.log(`[realtime] ${m}`));
@@ -61,25 +74,24 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
   const seqs = new Map<string, number>();
   io.of("/").adapter.on("delete-room", (room: string) => seqs.delete(room));
 
-  const send = (channel: string, { slug, outcomeId }: Pending) => {
-    const parsed = parseChannel(channel);
-    if (!parsed || !rooms.get(channel)?.size) return;
+  const send = (channel: string, { kind, slug, outcomeId }: Pending) => {
+    if (!rooms.get(channel)?.size) return;
     const seq = (seqs.get(channel) ?? 0) + 1;
     seqs.set(channel, seq);
     const signal: Signal = { channel, slug, outcomeId, at: Date.now(), seq };
-    io.to(channel).emit(parsed.kind, signal);
+    io.to(channel).emit(kind, signal);
   };
   // Signals folded together name their outcome only when they all concern the same one.
   const throttle = createThrottle<Pending>(coalesceMs, send, {
-    merge: (a, b) => ({ slug: b.slug, outcomeId: a.outcomeId === b.outcomeId ? b.outcomeId : null }),
+    merge: (a, b) => ({ ...b, outcomeId: a.outcomeId === b.outcomeId ? b.outcomeId : null }),
   });
 
   const signalEveryRoom = () => {
     let n = 0;
     for (const room of rooms.keys()) {
-      const ch = parseChannel(room);
+      const ch = parseChannel(room); // rooms also hold every socket's own id
       if (ch) {
-        throttle.push(room, { slug: ch.slug, outcomeId: null });
+        throttle.push(room, { ...ch, outcomeId: null });
         n++;
       }
     }
@@ -87,15 +99,10 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
   };
 
   // ------------------------------------------------------------------ database in
-  const onNotify = (payload: string) => {
-    let msg: z.infer<typeof notification>;
-    try {
-      msg = notification.parse(JSON.parse(payload));
-    } catch {
-      return; // not ours
-    }
-    const channel = channelName(msg.s, msg.k);
-    if (rooms.has(channel)) throttle.push(channel, { slug: msg.s, outcomeId: msg.o });
+  // Everything a committed change sets off happens here, once per notification.
+  const onNotification = ({ k: kind, s: slug, o: outcomeId }: Notification) => {
+    const channel = channelName(slug, kind);
+    if (rooms.has(channel)) throttle.push(channel, { kind, slug, outcomeId });
   };
   // Whatever was committed while the connection was down is lost, so after a resumed LISTEN every
   // joined channel gets a signal and its clients refetch.
@@ -104,7 +111,10 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
     channel: NOTIFY_CHANNEL,
     heartbeatMs,
     log,
-    onNotify,
+    onNotify: (payload) => {
+      const n = parseNotification(payload);
+      if (n) onNotification(n);
+    },
     onListen: (resumed) => {
       if (resumed) log(`LISTEN resumed: signalled ${signalEveryRoom()} channel(s)`);
     },
@@ -117,16 +127,17 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
   }
 
   // ------------------------------------------------------------------ clients
+  // Markets are not deleted in practice, so a slug found once is trusted for a while.
   const known = new Map<string, number>(); // slug → cached until
   const marketExists = async (slug: string) => {
     const until = known.get(slug);
     if (until && until > Date.now()) return true;
-    const [row] = await sql`SELECT 1 AS one FROM markets WHERE slug = ${slug}`;
-    if (row) {
+    const exists = await marketSlugExists(slug);
+    if (exists) {
       if (known.size >= SLUG_CACHE_MAX) known.clear();
       known.set(slug, Date.now() + SLUG_CACHE_MS);
     }
-    return Boolean(row);
+    return exists;
   };
 
   const malformed: Ack = { ok: false, error: "Malformed channel" };
@@ -160,16 +171,7 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
     // One request at a time per socket (a flood queues behind itself, holding at most one
     // database connection), and a token bucket so that it cannot queue without bound.
     let queue = Promise.resolve();
-    let tokens = JOIN_BURST;
-    let refilled = Date.now();
-    const take = () => {
-      const now = Date.now();
-      tokens = Math.min(JOIN_BURST, tokens + ((now - refilled) / 1000) * JOIN_RATE);
-      refilled = now;
-      if (tokens < 1) return false;
-      tokens -= 1;
-      return true;
-    };
+    const bucket = createTokenBucket({ burst: JOIN_BURST, ratePerS: JOIN_RATE });
 
     const handle = (op: typeof join) => (...args: unknown[]) => {
       // socket.emit("join", cb) hands the callback as the only argument; a missing one is fine.
@@ -183,7 +185,7 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
           /* the client went away */
         }
       };
-      if (!take()) return reply({ ok: false, error: "Too many requests: slow down" });
+      if (!bucket.take()) return reply({ ok: false, error: "Too many requests: slow down" });
       queue = queue.then(
         () => op(socket, payload).then(reply, (err) => {
           log(`${op.name} failed: ${(err as Error).message}`);
