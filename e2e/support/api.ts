@@ -1,7 +1,7 @@
-// What several API specs share: the seven endpoints of one inserted market, and the camelCase media type.
+// What several API specs share: the seven endpoints of one inserted market, and the camelCase media type (the app's own constant).
 import type { InsertedMarket } from "./insert-market";
 
-export const CAMEL = "application/vnd.markets.camel+json";
+export { CAMEL_MEDIA_TYPE as CAMEL } from "@/lib/markets/schemas";
 
 export type EndpointKind = "list" | "market" | "book" | "history";
 

@@ -318,7 +318,8 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export const CAMEL_MEDIA_TYPE = "application/vnd.markets.camel+json";
 
-type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
+/** A snake_case key camelCased at the type level, as `camelCase` does at run time. */
+export type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
 type CamelShape<S extends z.ZodRawShape> = { [K in keyof S as CamelCase<K & string>]: S[K] };
 
 export const camelCase = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
