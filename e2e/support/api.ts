@@ -1,5 +1,5 @@
 // What several API specs share: the seven endpoints of one inserted market, and the camelCase media type (the app's own constant).
-import type { InsertedMarket } from "./insert-market";
+import type { FullMarket } from "./markets";
 
 export { CAMEL_MEDIA_TYPE as CAMEL } from "@/lib/markets/schemas";
 
@@ -13,8 +13,8 @@ export interface Endpoint {
 }
 
 /** The seven endpoints of spec section 4, addressed at one market (the list filtered to it alone). */
-export function endpointsOf(m: InsertedMarket): Endpoint[] {
-  const outcome = m.outcomes[0].id;
+export function endpointsOf(m: FullMarket): Endpoint[] {
+  const outcome = m.outcomes[0];
   return [
     { template: "/v1/markets", kind: "list", url: `/v1/markets?q=${m.token}&status=${m.status}` },
     { template: "/v1/markets/{id}", kind: "market", url: `/v1/markets/${m.id}` },
