@@ -44,7 +44,7 @@ function expectMarket(primary: Json, camel: Json, where: string) {
     if (QUANTITIES.has(k)) expectQuantity(v, c, at);
     else if (k === "outcomes") {
       expect(c).toHaveLength(v.length);
-      v.forEach((o: Json, i: number) => expectOutcome(o, c[i], `${at}[${i}]`));
+      for (const [i, o] of (v as Json[]).entries()) expectOutcome(o, c[i], `${at}[${i}]`);
     } else if (k === "winning_outcome") v === null ? expect(c, at).toBeNull() : expectOutcome(v, c, at);
     else if (k === "top_traders") {
       expect(c).toHaveLength(v.length);
