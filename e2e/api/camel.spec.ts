@@ -1,4 +1,4 @@
-// The camelCase variant (spec 2.7, decisions.md): same data as the primary shape, compared field by field
+// The camelCase variant (docs/api.md "The camelCase variant"): same data as the primary shape, compared field by field
 // under the mapping rules — never against hard-coded bodies.
 import { expect, test } from "../fixtures";
 import { CAMEL } from "../support/api";
@@ -10,7 +10,7 @@ const camelCase = (k: string) => k.replace(/_([a-z0-9])/g, (_, c: string) => c.t
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 /** Primary numbers that the variant carries as decimal strings. */
 const QUANTITIES = new Set(["spread", "total_volume", "total_liquidity", "platform_fee"]);
-/** Opaque objects whose inner fields are not shown by the spec: passed through as they are. */
+/** Opaque objects whose inner fields are not defined by the API: passed through as they are. */
 const OPAQUE = new Set(["price_market", "predict_market"]);
 
 function expectKeysCamelOf(primary: Json, camel: Json, where: string) {

@@ -1,4 +1,4 @@
-// GET /v1/markets/{id} and /v1/markets/slug/{slug} (spec 2.3, 4.2, 4.3; data-import.md derived values).
+// GET /v1/markets/{id} and /v1/markets/slug/{slug} (docs/api.md "One market"; docs/import.md "Market values").
 import { randomUUID } from "node:crypto";
 import { expect, test } from "../fixtures";
 import { addOrders, addTrades, makeMarket, makeUsers } from "../support/markets";

@@ -1,4 +1,4 @@
-// GET /v1/markets/{id}/orderbook and /slug/{slug}/orderbook (spec 2.4, 4.4, 4.5, 7; decisions.md ids).
+// GET /v1/markets/{id}/orderbook and /slug/{slug}/orderbook (docs/api.md "Order book", "Errors", "Ids"; docs/import.md "Native order book").
 import { randomUUID } from "node:crypto";
 import { expect, test } from "../fixtures";
 import { addOrders, makeMarket } from "../support/markets";

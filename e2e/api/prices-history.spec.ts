@@ -1,4 +1,4 @@
-// GET /v1/markets/{id}/prices-history and /slug/{slug}/prices-history (spec 2.5, 4.6, 4.7; decisions.md).
+// GET /v1/markets/{id}/prices-history and /slug/{slug}/prices-history (docs/api.md "Price history", "Price-history parameters"; docs/import.md "Price history").
 import { randomUUID } from "node:crypto";
 import { expect, test } from "../fixtures";
 import { addTrades, makeMarket } from "../support/markets";

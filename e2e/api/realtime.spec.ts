@@ -1,5 +1,5 @@
 // Push channels against the real server and its PostgreSQL: the join/leave protocol of
-// decisions.md, signals driven by database writes, coalescing, LISTEN recovery and two instances.
+// docs/api.md "Push channels", signals driven by database writes, coalescing, LISTEN recovery and two instances.
 import fs from "node:fs";
 import path from "node:path";
 import type { Socket } from "socket.io-client";

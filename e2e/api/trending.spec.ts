@@ -17,7 +17,7 @@ async function trendingIds(request: import("@playwright/test").APIRequestContext
   return marketListResponseSchema.parse(await res.json()).markets.map((m) => m.id);
 }
 
-/** The order decisions.md defines, straight from the trades. */
+/** The order docs/api.md "Sorting" defines, straight from the trades. */
 async function expectedIds(sql: postgres.Sql, sub: string, order: "ASC" | "DESC") {
   const dir = order === "ASC" ? sql`ASC` : sql`DESC`;
   const rows = await sql`

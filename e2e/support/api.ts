@@ -12,7 +12,7 @@ export interface Endpoint {
   url: string;
 }
 
-/** The seven endpoints of spec section 4, addressed at one market (the list filtered to it alone). */
+/** The seven endpoints of docs/api.md "Endpoints", addressed at one market (the list filtered to it alone). */
 export function endpointsOf(m: FullMarket): Endpoint[] {
   const outcome = m.outcomes[0];
   return [

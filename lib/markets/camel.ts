@@ -1,4 +1,4 @@
-// The camelCase variant of spec 2.7 (decisions.md "Response shape variant"): one mapping from the primary
+// The camelCase variant (docs/api.md "The camelCase variant"): one mapping from the primary
 // shape, applied after the same queries. Keys camelCased, quantities as decimal strings, probability 0..1.
 import { fromUnits, toUnits } from "./decimal";
 import {

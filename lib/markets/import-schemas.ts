@@ -1,4 +1,4 @@
-// Zod schemas of the import file (data-import.md): one row shape per table, decimal strings checked
+// Zod schemas of the import file (docs/import.md): one row shape per table, decimal strings checked
 // by regex so nothing passes through floating point. Cross-row rules live in lib/import/import.ts,
 // which also knows what the database already holds. No server-only imports.
 import { z } from "zod";
@@ -22,7 +22,7 @@ const int = (min: number, max?: number) => {
 };
 const decimal = (re: RegExp, error: string) => z.string({ error }).regex(re, { error });
 
-// Decimal quantities, as the regexes of data-import.md's bounds (and the columns' precision).
+// Decimal quantities, as the regexes of docs/import.md's bounds (and the columns' precision).
 export const DECIMAL = {
   /** 0.001..0.999, at most 3 decimals. */
   orderPrice: /^0?\.(?=\d{0,2}[1-9])\d{1,3}$/,

@@ -1,4 +1,4 @@
-// Push-channel names, payloads and limits (decisions.md "Push channels"), shared by the Socket.IO
+// Push-channel names, payloads and limits (docs/api.md "Push channels"), shared by the Socket.IO
 // server, the browser hook and third-party clients. No server-only imports.
 import { SLUG_PATTERN } from "@/lib/markets/constants";
 
