@@ -80,7 +80,7 @@ async function main() {
   // The response cache answers from memory only while the NOTIFY stream that invalidates it is heard.
   const caching = process.env.CACHE !== "off";
   closers.push(
-    await attachRealtime(server, sql, {
+    await attachRealtime(server, {
       onEvent: caching ? invalidateFromNotification : undefined,
       onListening: caching ? (listening) => marketCache().setLive(listening) : undefined,
       bookFor: process.env.REALTIME_PUSH_BOOK === "0" ? undefined : (slug, outcomeId) => getOrderBook({ slug, outcomeId }),

@@ -1,22 +1,8 @@
 "use client";
 // One QueryClient per browser session (per request on the server), shared by every client component.
 import { useEffect } from "react";
-import { QueryClient, QueryClientProvider, isServer } from "@tanstack/react-query";
-
-function makeQueryClient() {
-  return new QueryClient({
-    defaultOptions: {
-      // Server-prefetched data is fresh on arrival: no immediate refetch after hydration.
-      queries: { staleTime: 15_000, refetchOnWindowFocus: true, retry: 1 },
-    },
-  });
-}
-
-let browserClient: QueryClient | undefined;
-function getQueryClient() {
-  if (isServer) return makeQueryClient();
-  return (browserClient ??= makeQueryClient());
-}
+import { QueryClientProvider } from "@tanstack/react-query";
+import { getQueryClient } from "@/lib/query/client";
 
 export function Providers({ children }: { children: React.ReactNode }) {
   const queryClient = getQueryClient();

@@ -1,4 +1,4 @@
-// npm run db:import -- a.json [b.json ...] – validates and upserts each file (data-import.md), one
+// npm run db:import -- a.json [b.json ...] – validates and upserts each file (docs/import.md), one
 // transaction per file, into DATABASE_URL or the embedded database; stops at the first bad file.
 import fs from "node:fs";
 import cliProgress from "cli-progress";

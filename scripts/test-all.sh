@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test: type check, unit tests (vitest), a production build, then every Playwright project
+# npm test: type check, lint and format check (Biome), unit tests (vitest), a production build, then every Playwright project
 # (API over real HTTP, UI and demo flows in Chromium) against a throwaway seeded database.
 set -uo pipefail
 export NEXT_TELEMETRY_DISABLED=1
@@ -11,6 +11,9 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 step "type check"
 npx tsc --noEmit -p . || status=1
+
+step "lint and format (biome)"
+npx biome check . || status=1
 
 step "unit tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json || status=1

@@ -1,10 +1,11 @@
 // Market list: the URL's view parsed leniently, the first page prefetched through lib (not over HTTP)
 // and handed to the client browser via HydrationBoundary; later changes fetch /v1 from the browser.
-import { HydrationBoundary, QueryClient, dehydrate } from "@tanstack/react-query";
+import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 import { MarketBrowser } from "@/components/markets/market-browser";
 import { listMarkets, listSubCategories } from "@/lib/markets/cache";
 import { marketListResponseSchema } from "@/lib/markets/schemas";
-import { marketKeys } from "@/lib/query/keys";
+import { getQueryClient } from "@/lib/query/client";
+import { marketListOptions, subCategoriesOptions } from "@/lib/query/markets";
 import { parseListView, viewToQuery } from "@/lib/ui/list-params";
 import { subCategoriesSchema } from "@/lib/ui/sub-categories";
 
@@ -12,10 +13,11 @@ export default async function MarketListPage({ searchParams }: { searchParams: P
   const view = parseListView(await searchParams);
   const query = viewToQuery(view);
   const subParams = { status: view.status, category: view.category };
-  const queryClient = new QueryClient();
+  const queryClient = getQueryClient();
+  // The browser's options (key and all), with a queryFn that reads through lib instead of over HTTP.
   await Promise.all([
-    queryClient.prefetchQuery({ queryKey: marketKeys.list(query), queryFn: async () => marketListResponseSchema.parse(await listMarkets(query)) }),
-    queryClient.prefetchQuery({ queryKey: marketKeys.subCategories(subParams), queryFn: async () => subCategoriesSchema.parse(await listSubCategories(subParams)) }),
+    queryClient.prefetchQuery({ ...marketListOptions(query), queryFn: async () => marketListResponseSchema.parse(await listMarkets(query)) }),
+    queryClient.prefetchQuery({ ...subCategoriesOptions(subParams), queryFn: async () => subCategoriesSchema.parse(await listSubCategories(subParams)) }),
   ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

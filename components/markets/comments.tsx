@@ -19,8 +19,8 @@ export function threadComments(comments: Comment[]) {
   return { roots, children };
 }
 
-function CommentItem({ c, children }: { c: Comment; children: Map<string, Comment[]> }) {
-  const replies = children.get(c.id) ?? [];
+function CommentItem({ c, repliesOf }: { c: Comment; repliesOf: Map<string, Comment[]> }) {
+  const replies = repliesOf.get(c.id) ?? [];
   return (
     <li data-testid="comment" data-comment-id={c.id}>
       <article className="flex gap-3">
@@ -38,7 +38,7 @@ function CommentItem({ c, children }: { c: Comment; children: Map<string, Commen
       </article>
       {replies.length > 0 && (
         <ul aria-label={`Replies to ${c.user.username}`} className="mt-3 ml-4 flex flex-col gap-3 border-l-2 border-zinc-200 pl-4 dark:border-zinc-800">
-          {replies.map((r) => <CommentItem key={r.id} c={r} children={children} />)}
+          {replies.map((r) => <CommentItem key={r.id} c={r} repliesOf={repliesOf} />)}
         </ul>
       )}
     </li>
@@ -54,7 +54,7 @@ export function Comments({ comments }: { comments: Comment[] }) {
         <p className="rounded-xl border border-dashed border-zinc-300 px-4 py-6 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">No comments yet.</p>
       ) : (
         <ul className="flex flex-col gap-5" data-testid="comments">
-          {roots.map((c) => <CommentItem key={c.id} c={c} children={children} />)}
+          {roots.map((c) => <CommentItem key={c.id} c={c} repliesOf={children} />)}
         </ul>
       )}
     </section>

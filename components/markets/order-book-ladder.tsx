@@ -40,7 +40,7 @@ export function OrderBookLadder({ slug, outcomeId, outcomeName, venue }: { slug:
           <Button size="sm" onClick={() => book.refetch()}>Retry</Button>
         </div>
       ) : !ladder ? (
-        <div className="space-y-2 p-4" aria-label="Loading order book">{Array.from({ length: 8 }, (_, i) => <Skeleton key={i} className="h-5 w-full" />)}</div>
+        <div className="space-y-2 p-4" aria-busy="true"><p role="status" className="sr-only">Loading order book</p>{Array.from({ length: 8 }, (_, i) => <Skeleton key={i} className="h-5 w-full" />)}</div>
       ) : (
         <div className={cn("overflow-hidden", book.isPlaceholderData && "opacity-60")}>
           <table className="w-full border-collapse" data-testid="order-book">

@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import { randomUUID } from "node:crypto";
 import { expect, test, testRun } from "../fixtures";
 import { CAMEL, endpointsOf, type EndpointKind } from "../support/api";
-import { insertMarket, type InsertedMarket } from "../support/insert-market";
+import { makeFullMarket, type FullMarket } from "../support/markets";
 
 const WEAK_ETAG = /^W\/"[A-Za-z0-9_-]+"$/;
 const identity = { "Accept-Encoding": "identity" };
@@ -27,9 +27,9 @@ const directives = (cacheControl: string | undefined) =>
 
 const varyOf = (headers: Record<string, string>) => (headers["vary"] ?? "").split(",").map((v) => v.trim().toLowerCase());
 
-let m: InsertedMarket;
+let m: FullMarket;
 test.beforeAll(async ({ sql }) => {
-  m = await insertMarket(sql);
+  m = await makeFullMarket(sql);
 });
 
 test("every 200 from /v1 carries a weak ETag that is stable across identical requests", async ({ request }) => {
@@ -76,11 +76,11 @@ test("the ETag differs between the primary and the camelCase representation", as
 });
 
 test("the ETag changes when the data changes", async ({ request, sql }) => {
-  const own = await insertMarket(sql);
+  const own = await makeFullMarket(sql);
   const url = `/v1/markets/${own.id}`;
   const before = (await request.get(url)).headers()["etag"];
   await sql.begin(async (tx) => {
-    await tx`INSERT INTO comments (id, market_id, user_id, content, created_at) VALUES (${randomUUID()}, ${own.id}, ${own.users[0].id}, 'new', now())`;
+    await tx`INSERT INTO comments (id, market_id, user_id, content, created_at) VALUES (${randomUUID()}, ${own.id}, ${own.users[0]}, 'new', now())`;
     // Like every write path: derived columns (comments_count) in the same transaction.
     await tx`SELECT refresh_market_derived(${[own.id]}::uuid[])`;
   });

@@ -1,8 +1,8 @@
-// The camelCase variant (spec 2.7, decisions.md): same data as the primary shape, compared field by field
+// The camelCase variant (docs/api.md "The camelCase variant"): same data as the primary shape, compared field by field
 // under the mapping rules — never against hard-coded bodies.
 import { expect, test } from "../fixtures";
 import { CAMEL } from "../support/api";
-import { insertMarket, type InsertedMarket } from "../support/insert-market";
+import { makeFullMarket, type FullMarket } from "../support/markets";
 
 type Json = Record<string, any>;
 
@@ -10,7 +10,7 @@ const camelCase = (k: string) => k.replace(/_([a-z0-9])/g, (_, c: string) => c.t
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 /** Primary numbers that the variant carries as decimal strings. */
 const QUANTITIES = new Set(["spread", "total_volume", "total_liquidity", "platform_fee"]);
-/** Opaque objects whose inner fields are not shown by the spec: passed through as they are. */
+/** Opaque objects whose inner fields are not defined by the API: passed through as they are. */
 const OPAQUE = new Set(["price_market", "predict_market"]);
 
 function expectKeysCamelOf(primary: Json, camel: Json, where: string) {
@@ -44,7 +44,7 @@ function expectMarket(primary: Json, camel: Json, where: string) {
     if (QUANTITIES.has(k)) expectQuantity(v, c, at);
     else if (k === "outcomes") {
       expect(c).toHaveLength(v.length);
-      v.forEach((o: Json, i: number) => expectOutcome(o, c[i], `${at}[${i}]`));
+      for (const [i, o] of (v as Json[]).entries()) expectOutcome(o, c[i], `${at}[${i}]`);
     } else if (k === "winning_outcome") v === null ? expect(c, at).toBeNull() : expectOutcome(v, c, at);
     else if (k === "top_traders") {
       expect(c).toHaveLength(v.length);
@@ -92,9 +92,9 @@ async function both(request: import("@playwright/test").APIRequestContext, url: 
   return { primary: (await p.json()) as Json, camel: (await c.json()) as Json };
 }
 
-let markets: InsertedMarket[];
+let markets: FullMarket[];
 test.beforeAll(async ({ sql }) => {
-  markets = [await insertMarket(sql), await insertMarket(sql, { status: "RESOLVED" }), await insertMarket(sql, { external: true })];
+  markets = [await makeFullMarket(sql), await makeFullMarket(sql, { status: "RESOLVED" }), await makeFullMarket(sql, { external: true })];
 });
 
 test("GET /v1/markets (camel) – envelope keys unchanged, every item mapped field by field", async ({ request }) => {
@@ -141,7 +141,7 @@ test("GET /v1/markets/{id} (camel) – probability is the stored percent divided
 test("GET …/orderbook (camel) – outcomeId and outcomeSide, levels unchanged", async ({ request }) => {
   for (const m of [markets[0], markets[2]]) {
     for (const url of [`/v1/markets/${m.id}/orderbook`, `/v1/markets/slug/${m.slug}/orderbook`]) {
-      const { primary, camel } = await both(request, `${url}?outcomeId=${m.outcomes[0].id}`);
+      const { primary, camel } = await both(request, `${url}?outcomeId=${m.outcomes[0]}`);
       expect(primary.bids.length + primary.asks.length).toBeGreaterThan(0);
       expect(camel).toEqual({ outcomeId: primary.outcome_id, outcomeSide: primary.outcome_side, bids: primary.bids, asks: primary.asks });
     }
@@ -151,7 +151,7 @@ test("GET …/orderbook (camel) – outcomeId and outcomeSide, levels unchanged"
 test("GET …/prices-history (camel) – unchanged", async ({ request }) => {
   const m = markets[0];
   for (const url of [`/v1/markets/${m.id}/prices-history`, `/v1/markets/slug/${m.slug}/prices-history`]) {
-    const { primary, camel } = await both(request, `${url}?outcomeId=${m.outcomes[0].id}&fidelity=1`);
+    const { primary, camel } = await both(request, `${url}?outcomeId=${m.outcomes[0]}&fidelity=1`);
     expect(primary.history.length).toBe(3);
     expect(camel).toEqual(primary);
   }

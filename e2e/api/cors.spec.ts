@@ -4,13 +4,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "../fixtures";
 import { endpointsOf } from "../support/api";
-import { insertMarket, type InsertedMarket } from "../support/insert-market";
+import { makeFullMarket, type FullMarket } from "../support/markets";
 
 const ORIGIN = "https://third-party.example";
 
-let m: InsertedMarket;
+let m: FullMarket;
 test.beforeAll(async ({ sql }) => {
-  m = await insertMarket(sql);
+  m = await makeFullMarket(sql);
 });
 
 test("GET /v1 – Access-Control-Allow-Origin * on successes and errors, ETag exposed to scripts", async ({ request }) => {

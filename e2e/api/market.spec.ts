@@ -1,7 +1,7 @@
-// GET /v1/markets/{id} and /v1/markets/slug/{slug} (spec 2.3, 4.2, 4.3; data-import.md derived values).
+// GET /v1/markets/{id} and /v1/markets/slug/{slug} (docs/api.md "One market"; docs/import.md "Market values").
 import { randomUUID } from "node:crypto";
 import { expect, test } from "../fixtures";
-import { addOrders, addTrades, makeMarket, makeUsers } from "./factory";
+import { addOrders, addTrades, makeMarket, makeUsers } from "../support/markets";
 import { marketDetailSchema } from "@/lib/markets/schemas";
 
 test.describe("GET /v1/markets/{id} and /slug/{slug}", () => {
@@ -50,7 +50,7 @@ test.describe("GET /v1/markets/{id} and /slug/{slug}", () => {
 
   test("a resolved market: winning outcome object, payout_wei set, probability 100/0", async ({ request, sql }) => {
     const m = await makeMarket(sql, { status: "RESOLVED" });
-    const body = marketDetailSchema.parse(await (await request.get(`/v1/markets/${m.marketId}`)).json());
+    const body = marketDetailSchema.parse(await (await request.get(`/v1/markets/${m.id}`)).json());
     expect(body.winning_outcome_id).toBe(m.yes);
     expect(body.winning_outcome).toEqual(body.outcomes[0]);
     expect(body.outcomes.map((o) => [o.probability, o.payout_wei])).toEqual([[100, "1000000000000000000"], [0, "0"]]);
@@ -70,21 +70,21 @@ test.describe("GET /v1/markets/{id} and /slug/{slug}", () => {
     const m = await makeMarket(sql);
     const base = Date.now() - 3600e3;
     const rows = Array.from({ length: 55 }, (_, i) => ({
-      id: randomUUID(), market_id: m.marketId, user_id: m.users[i % 2], content: `comment ${i}`, parent_id: null,
+      id: randomUUID(), market_id: m.id, user_id: m.users[i % 2], content: `comment ${i}`, parent_id: null,
       likes_count: i, created_at: new Date(base + i * 1000),
     }));
     await sql`INSERT INTO comments ${sql(rows)}`;
-    const reply = { id: randomUUID(), market_id: m.marketId, user_id: m.users[1], content: "a reply", parent_id: rows[54].id, likes_count: 0, created_at: new Date(base + 100e3) };
+    const reply = { id: randomUUID(), market_id: m.id, user_id: m.users[1], content: "a reply", parent_id: rows[54].id, likes_count: 0, created_at: new Date(base + 100e3) };
     await sql`INSERT INTO comments ${sql(reply)}`;
-    await sql`SELECT refresh_market_derived(${[m.marketId]}::uuid[])`;
-    const body = marketDetailSchema.parse(await (await request.get(`/v1/markets/${m.marketId}`)).json());
+    await sql`SELECT refresh_market_derived(${[m.id]}::uuid[])`;
+    const body = marketDetailSchema.parse(await (await request.get(`/v1/markets/${m.id}`)).json());
     expect(body.comments).toHaveLength(50);
     expect(body.comments[0]).toMatchObject({ id: reply.id, parent_id: rows[54].id, content: "a reply" });
     expect(body.comments[1]).toMatchObject({ id: rows[54].id, reply_count: 1, likes_count: 54, parent_id: null });
     expect(body.comments.slice(1).map((c) => c.content)).toEqual(Array.from({ length: 49 }, (_, i) => `comment ${54 - i}`));
     const [user] = await sql`SELECT id, username, profile_image_url FROM users WHERE id = ${m.users[1]}`;
     expect(body.comments[0].user).toEqual({ id: user.id, username: user.username, profile_image_url: user.profile_image_url });
-    const listed = await sql`SELECT comments_count FROM markets WHERE id = ${m.marketId}`;
+    const listed = await sql`SELECT comments_count FROM markets WHERE id = ${m.id}`;
     expect(listed[0].comments_count).toBe(56);
   });
 
@@ -96,7 +96,7 @@ test.describe("GET /v1/markets/{id} and /slug/{slug}", () => {
     const trades: Parameters<typeof addTrades>[2] = users.map((u, i) => ({ at, price: "0.500", shares: String(i + 1), maker: u, taker: null }));
     trades.push({ at, price: "0.250", shares: "7", maker: users[0], taker: users[0] });
     await addTrades(sql, m, trades);
-    const body = marketDetailSchema.parse(await (await request.get(`/v1/markets/${m.marketId}`)).json());
+    const body = marketDetailSchema.parse(await (await request.get(`/v1/markets/${m.id}`)).json());
     expect(body.top_traders).toHaveLength(10);
     const volumes = body.top_traders.map((t) => t.volume);
     expect(volumes).toEqual([...volumes].sort((a, b) => b - a));
@@ -123,7 +123,7 @@ test.describe("GET /v1/markets/{id} and /slug/{slug}", () => {
       { side: "BUY", price: "0.450", shares: "7", filled: "7", status: "FILLED" },
       { side: "BUY", price: "0.450", shares: "7", status: "CANCELLED" },
     ]);
-    const body = marketDetailSchema.parse(await (await request.get(`/v1/markets/${m.marketId}`)).json());
+    const body = marketDetailSchema.parse(await (await request.get(`/v1/markets/${m.id}`)).json());
     expect(body.total_liquidity).toBeCloseTo(8.8, 9);
   });
 
@@ -131,8 +131,8 @@ test.describe("GET /v1/markets/{id} and /slug/{slug}", () => {
     const m = await makeMarket(sql, { externalSource: "Polymarket" });
     await sql`INSERT INTO external_books (outcome_id, bids, asks, updated_at) VALUES
       (${m.yes}, ${sql.json([{ price: "0.41", shares: "100" }])}, ${sql.json([{ price: "0.45", shares: "20" }])}, now())`;
-    await sql`SELECT refresh_market_derived(${[m.marketId]}::uuid[])`;
-    const body = marketDetailSchema.parse(await (await request.get(`/v1/markets/${m.marketId}`)).json());
+    await sql`SELECT refresh_market_derived(${[m.id]}::uuid[])`;
+    const body = marketDetailSchema.parse(await (await request.get(`/v1/markets/${m.id}`)).json());
     expect(body.external_source).toBe("Polymarket");
     expect(body.total_liquidity).toBeCloseTo(41 + 9, 9);
   });

@@ -1,4 +1,4 @@
-// GET /v1/markets (spec 4.1, 7; decisions.md sorting and error body), compared with independent SQL.
+// GET /v1/markets (docs/api.md "GET /v1/markets", "Sorting", "Errors"), compared with independent SQL.
 import { expect, test } from "../fixtures";
 import { errorBodySchema, marketListItemSchema, marketListResponseSchema } from "@/lib/markets/schemas";
 
@@ -41,7 +41,7 @@ test.describe("GET /v1/markets", () => {
     expect(body.markets.every((m) => m.status === "ACTIVE")).toBe(true);
   });
 
-  test("list items carry exactly the fields of spec 2.1 with their types", async ({ request, sql }) => {
+  test("list items carry exactly the fields of a market list item with their types", async ({ request, sql }) => {
     const body = await list(request, "limit=100");
     for (const m of body.markets) {
       expect(Object.keys(m).sort()).toEqual(LIST_ITEM_KEYS);

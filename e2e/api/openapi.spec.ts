@@ -6,7 +6,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { marketListQuery, priceHistoryQuery } from "../../lib/markets/schemas";
 import { expect, test } from "../fixtures";
 import { CAMEL, endpointsOf } from "../support/api";
-import { insertMarket, type InsertedMarket } from "../support/insert-market";
+import { makeFullMarket, type FullMarket } from "../support/markets";
 
 const SEVEN = [
   "/v1/markets",
@@ -108,9 +108,9 @@ test("GET /v1/openapi.json – price-history fidelity, startTs and endTs agree w
 });
 
 test.describe("real responses conform to the document", () => {
-  let markets: InsertedMarket[];
+  let markets: FullMarket[];
   test.beforeAll(async ({ sql }) => {
-    markets = [await insertMarket(sql), await insertMarket(sql, { status: "RESOLVED" }), await insertMarket(sql, { external: true })];
+    markets = [await makeFullMarket(sql), await makeFullMarket(sql, { status: "RESOLVED" }), await makeFullMarket(sql, { external: true })];
   });
 
   for (const [label, accept] of [["primary", "application/json"], ["camelCase", CAMEL]] as const) {
@@ -137,8 +137,8 @@ test.describe("real responses conform to the document", () => {
       ["/v1/markets/slug/{slug}", "404", "/v1/markets/slug/no-such-market-anywhere"],
       ["/v1/markets/{id}/orderbook", "400", `/v1/markets/${m.id}/orderbook`],
       ["/v1/markets/slug/{slug}/orderbook", "404", `/v1/markets/slug/${m.slug}/orderbook?outcomeId=nope`],
-      ["/v1/markets/{id}/prices-history", "400", `/v1/markets/${m.id}/prices-history?outcomeId=${m.outcomes[0].id}&fidelity=0`],
-      ["/v1/markets/slug/{slug}/prices-history", "404", `/v1/markets/slug/no-such-market-anywhere/prices-history?outcomeId=${m.outcomes[0].id}`],
+      ["/v1/markets/{id}/prices-history", "400", `/v1/markets/${m.id}/prices-history?outcomeId=${m.outcomes[0]}&fidelity=0`],
+      ["/v1/markets/slug/{slug}/prices-history", "404", `/v1/markets/slug/no-such-market-anywhere/prices-history?outcomeId=${m.outcomes[0]}`],
     ];
     for (const [template, status, url] of cases) {
       for (const accept of ["application/json", CAMEL]) {

@@ -1,7 +1,7 @@
-// GET /v1/markets/{id}/orderbook and /slug/{slug}/orderbook (spec 2.4, 4.4, 4.5, 7; decisions.md ids).
+// GET /v1/markets/{id}/orderbook and /slug/{slug}/orderbook (docs/api.md "Order book", "Errors", "Ids"; docs/import.md "Native order book").
 import { randomUUID } from "node:crypto";
 import { expect, test } from "../fixtures";
-import { addOrders, makeMarket } from "./factory";
+import { addOrders, makeMarket } from "../support/markets";
 import { orderBookSchema } from "@/lib/markets/schemas";
 
 test.describe("GET /v1/markets/{id}/orderbook", () => {
@@ -23,7 +23,7 @@ test.describe("GET /v1/markets/{id}/orderbook", () => {
       { outcome: m.no, side: "BUY", price: "0.350", shares: "12" }, // other outcome's book
     ]);
     // 0.62×4 vs 0.55×3 → bid 1 left, ask gone; 0.62×1 vs 0.60×2 → bid gone, ask 1 left.
-    for (const url of [`/v1/markets/${m.marketId}/orderbook?outcomeId=${m.yes}`, `/v1/markets/slug/${m.slug}/orderbook?outcomeId=${m.yes}`]) {
+    for (const url of [`/v1/markets/${m.id}/orderbook?outcomeId=${m.yes}`, `/v1/markets/slug/${m.slug}/orderbook?outcomeId=${m.yes}`]) {
       const res = await request.get(url);
       expect(res.status()).toBe(200);
       const body = orderBookSchema.strict().parse(await res.json());
@@ -34,13 +34,13 @@ test.describe("GET /v1/markets/{id}/orderbook", () => {
         asks: [{ price: "0.600", shares: "1.00" }, { price: "0.700", shares: "8.00" }, { price: "0.810", shares: "0.06" }],
       });
     }
-    const no = orderBookSchema.parse(await (await request.get(`/v1/markets/${m.marketId}/orderbook?outcomeId=${m.no}`)).json());
+    const no = orderBookSchema.parse(await (await request.get(`/v1/markets/${m.id}/orderbook?outcomeId=${m.no}`)).json());
     expect(no).toEqual({ outcome_id: m.no, outcome_side: "No - NO", bids: [{ price: "0.350", shares: "12.00" }], asks: [] });
   });
 
   test("an outcome without resting orders has empty sides", async ({ request, sql }) => {
     const m = await makeMarket(sql);
-    const body = await (await request.get(`/v1/markets/${m.marketId}/orderbook?outcomeId=${m.yes}`)).json();
+    const body = await (await request.get(`/v1/markets/${m.id}/orderbook?outcomeId=${m.yes}`)).json();
     expect(body).toEqual({ outcome_id: m.yes, outcome_side: "Yes - YES", bids: [], asks: [] });
   });
 
@@ -57,7 +57,7 @@ test.describe("GET /v1/markets/{id}/orderbook", () => {
       bids: [{ price: "0.520", shares: "0.01" }, { price: "0.400", shares: "10.00" }],
       asks: [{ price: "0.510", shares: "2.00" }, { price: "0.600", shares: "3.50" }],
     });
-    const empty = await (await request.get(`/v1/markets/${m.marketId}/orderbook?outcomeId=${m.no}`)).json();
+    const empty = await (await request.get(`/v1/markets/${m.id}/orderbook?outcomeId=${m.no}`)).json();
     expect(empty).toEqual({ outcome_id: m.no, outcome_side: "No - NO", bids: [], asks: [] });
   });
 
@@ -80,7 +80,7 @@ test.describe("GET /v1/markets/{id}/orderbook", () => {
     test(`${kind}: 400 'outcomeId is required' when missing, empty or given as an array`, async ({ request, sql }) => {
       const m = await makeMarket(sql);
       for (const qs of ["", "?outcomeId=", `?outcomeId=${m.yes}&outcomeId=${m.no}`, "?outcomeId[]=x", "?outcomeid=x"]) {
-        for (const base of [`/v1/markets/${m.marketId}`, `/v1/markets/slug/${m.slug}`]) {
+        for (const base of [`/v1/markets/${m.id}`, `/v1/markets/slug/${m.slug}`]) {
           const res = await request.get(`${base}/${kind}${qs}`);
           expect(res.status(), `${base}/${kind}${qs}`).toBe(400);
           expect(await res.json()).toEqual({ statusCode: 400, message: ["outcomeId is required"], error: "Bad Request" });
@@ -91,7 +91,7 @@ test.describe("GET /v1/markets/{id}/orderbook", () => {
     test(`${kind}: 400 'Outcome does not belong to this market' for another market's outcome`, async ({ request, sql }) => {
       const a = await makeMarket(sql);
       const b = await makeMarket(sql);
-      for (const base of [`/v1/markets/${a.marketId}`, `/v1/markets/slug/${a.slug}`]) {
+      for (const base of [`/v1/markets/${a.id}`, `/v1/markets/slug/${a.slug}`]) {
         const res = await request.get(`${base}/${kind}?outcomeId=${b.yes}`);
         expect(res.status()).toBe(400);
         expect(await res.json()).toEqual({ statusCode: 400, message: ["Outcome does not belong to this market"], error: "Bad Request" });
@@ -101,7 +101,7 @@ test.describe("GET /v1/markets/{id}/orderbook", () => {
     test(`${kind}: 404 'Outcome not found' for an unknown or malformed outcomeId`, async ({ request, sql }) => {
       const m = await makeMarket(sql);
       for (const outcomeId of [randomUUID(), "not-a-uuid", "1"]) {
-        const res = await request.get(`/v1/markets/${m.marketId}/${kind}?outcomeId=${outcomeId}`);
+        const res = await request.get(`/v1/markets/${m.id}/${kind}?outcomeId=${outcomeId}`);
         expect(res.status()).toBe(404);
         expect(await res.json()).toEqual({ statusCode: 404, message: "Outcome not found", error: "Not Found" });
       }
@@ -119,7 +119,7 @@ test.describe("GET /v1/markets/{id}/orderbook", () => {
 
     test(`${kind}: ignores unknown query parameters`, async ({ request, sql }) => {
       const m = await makeMarket(sql);
-      const res = await request.get(`/v1/markets/${m.marketId}/${kind}?outcomeId=${m.yes}&foo=bar&limit=7`);
+      const res = await request.get(`/v1/markets/${m.id}/${kind}?outcomeId=${m.yes}&foo=bar&limit=7`);
       expect(res.status()).toBe(200);
     });
   }

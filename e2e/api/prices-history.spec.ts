@@ -1,7 +1,7 @@
-// GET /v1/markets/{id}/prices-history and /slug/{slug}/prices-history (spec 2.5, 4.6, 4.7; decisions.md).
+// GET /v1/markets/{id}/prices-history and /slug/{slug}/prices-history (docs/api.md "Price history", "Price-history parameters"; docs/import.md "Price history").
 import { randomUUID } from "node:crypto";
 import { expect, test } from "../fixtures";
-import { addTrades, makeMarket } from "./factory";
+import { addTrades, makeMarket } from "../support/markets";
 import { priceHistorySchema } from "@/lib/markets/schemas";
 
 const DAY = 86400;
@@ -22,7 +22,7 @@ test.describe("GET /v1/markets/{id}/prices-history", () => {
       { at: at(now - 120), price: "0.400" },
       { outcome: m.no, at: at(now - 60), price: "0.900" }, // another outcome
     ]);
-    for (const base of [`/v1/markets/${m.marketId}`, `/v1/markets/slug/${m.slug}`]) {
+    for (const base of [`/v1/markets/${m.id}`, `/v1/markets/slug/${m.slug}`]) {
       const res = await request.get(`${base}/prices-history?outcomeId=${m.yes}`);
       expect(res.status()).toBe(200);
       const { history } = priceHistorySchema.strict().parse(await res.json());
@@ -39,7 +39,7 @@ test.describe("GET /v1/markets/{id}/prices-history", () => {
     const t0 = nowS() - 2 * DAY;
     await addTrades(sql, m, [0, 60, 120, 180].map((d, i) => ({ at: new Date((t0 + d) * 1000), price: `0.${i + 1}00` })));
     const get = async (qs: string) =>
-      priceHistorySchema.parse(await (await request.get(`/v1/markets/${m.marketId}/prices-history?outcomeId=${m.yes}&${qs}`)).json()).history;
+      priceHistorySchema.parse(await (await request.get(`/v1/markets/${m.id}/prices-history?outcomeId=${m.yes}&${qs}`)).json()).history;
     expect(await get(`startTs=${t0 + 60}&endTs=${t0 + 120}`)).toEqual([{ t: t0 + 60 - ((t0 + 60) % 60), p: 0.2 }, { t: t0 + 120 - ((t0 + 120) % 60), p: 0.3 }]);
     expect((await get(`endTs=${t0 + 60}`)).map((p) => p.p)).toEqual([0.1, 0.2]);
     expect(await get(`startTs=${t0 + 181}`)).toEqual([]);
@@ -53,7 +53,7 @@ test.describe("GET /v1/markets/{id}/prices-history", () => {
     await addTrades(sql, m, trades);
     for (const fidelity of [1, 5, 15, 60]) {
       const { history } = priceHistorySchema.parse(
-        await (await request.get(`/v1/markets/${m.marketId}/prices-history?outcomeId=${m.yes}&startTs=${start}&fidelity=${fidelity}`)).json(),
+        await (await request.get(`/v1/markets/${m.id}/prices-history?outcomeId=${m.yes}&startTs=${start}&fidelity=${fidelity}`)).json(),
       );
       const width = fidelity * 60;
       const expected = new Map<number, number>();
@@ -67,7 +67,7 @@ test.describe("GET /v1/markets/{id}/prices-history", () => {
     const start = nowS() - 2 * DAY;
     const trades = Array.from({ length: 1005 }, (_, i) => ({ at: new Date((start + i * 60) * 1000), price: "0.500" }));
     await addTrades(sql, m, trades);
-    const url = `/v1/markets/${m.marketId}/prices-history?outcomeId=${m.yes}&startTs=${start - 10}`;
+    const url = `/v1/markets/${m.id}/prices-history?outcomeId=${m.yes}&startTs=${start - 10}`;
     const { history } = priceHistorySchema.parse(await (await request.get(url)).json());
     expect(history).toHaveLength(1000);
     expect(history[0].t).toBe(start + 5 * 60 - ((start + 5 * 60) % 60));
@@ -80,7 +80,7 @@ test.describe("GET /v1/markets/{id}/prices-history", () => {
     const at = new Date((nowS() - 600) * 1000);
     const ids = [randomUUID(), randomUUID()].sort();
     await addTrades(sql, m, [{ id: ids[1], at, price: "0.700" }, { id: ids[0], at, price: "0.300" }]);
-    const { history } = priceHistorySchema.parse(await (await request.get(`/v1/markets/${m.marketId}/prices-history?outcomeId=${m.yes}`)).json());
+    const { history } = priceHistorySchema.parse(await (await request.get(`/v1/markets/${m.id}/prices-history?outcomeId=${m.yes}`)).json());
     expect(history).toEqual([{ t: Math.floor(at.getTime() / 60000) * 60, p: 0.7 }]);
   });
 
@@ -94,7 +94,7 @@ test.describe("GET /v1/markets/{id}/prices-history", () => {
   ] as const) {
     test(`rejects ${qs} with a 400 naming the parameter`, async ({ request, sql }) => {
       const m = await makeMarket(sql);
-      const res = await request.get(`/v1/markets/${m.marketId}/prices-history?outcomeId=${m.yes}&${qs}`);
+      const res = await request.get(`/v1/markets/${m.id}/prices-history?outcomeId=${m.yes}&${qs}`);
       expect(res.status()).toBe(400);
       expect(await res.json()).toEqual({ statusCode: 400, message: [message], error: "Bad Request" });
     });
@@ -103,7 +103,7 @@ test.describe("GET /v1/markets/{id}/prices-history", () => {
   test("accepts fidelity 10080 and huge timestamps without failing", async ({ request, sql }) => {
     const m = await makeMarket(sql);
     for (const qs of ["fidelity=10080", "startTs=0&endTs=99999999999999", "endTs=0"]) {
-      const res = await request.get(`/v1/markets/${m.marketId}/prices-history?outcomeId=${m.yes}&${qs}`);
+      const res = await request.get(`/v1/markets/${m.id}/prices-history?outcomeId=${m.yes}&${qs}`);
       expect(res.status(), qs).toBe(200);
     }
   });

@@ -1,5 +1,5 @@
 // Push channels against the real server and its PostgreSQL: the join/leave protocol of
-// decisions.md, signals driven by database writes, coalescing, LISTEN recovery and two instances.
+// docs/api.md "Push channels", signals driven by database writes, coalescing, LISTEN recovery and two instances.
 import fs from "node:fs";
 import path from "node:path";
 import type { Socket } from "socket.io-client";
@@ -7,19 +7,11 @@ import postgres from "postgres";
 import { LISTENER_APPLICATION_NAME } from "@/lib/realtime/listener";
 import { expect, test, testRun } from "../fixtures";
 import { createDatabase, startInstance, type Instance } from "../support/instance";
-import {
-  collect,
-  connectClient,
-  createMarket,
-  emitAck,
-  insertOrder,
-  insertTrade,
-  join,
-  sleep,
-  waitFor,
-  type Received,
-} from "../realtime-helpers";
+import { addOrder, addTrades, makeMarket } from "../support/markets";
+import { collect, connectClient, emitAck, join, sleep, waitFor, type Received } from "../realtime-helpers";
 
+/** The markets these tests write to: live ones, as a client would watch. */
+const LIVE = { prefix: "rt", status: "ACTIVE" } as const;
 const COALESCE_MS = 150; // server default (REALTIME_COALESCE_MS)
 const sockets: Socket[] = [];
 const client = async (baseURL = testRun().baseURL) => {
@@ -35,7 +27,7 @@ const only = (got: Received[], event: string) => got.filter((s) => s.event === e
 
 test.describe("push channels – protocol", () => {
   test("join – acks ok for both channels of a known market, and leave acks ok", async ({ sql }) => {
-    const m = await createMarket(sql);
+    const m = await makeMarket(sql, LIVE);
     const s = await client();
     expect(await join(s, `market:${m.slug}:price`)).toEqual({ ok: true });
     expect(await join(s, `market:${m.slug}:orderbook`)).toEqual({ ok: true });
@@ -44,12 +36,12 @@ test.describe("push channels – protocol", () => {
   });
 
   test("leave – a socket that left a channel gets no more of its signals", async ({ sql }) => {
-    const m = await createMarket(sql);
+    const m = await makeMarket(sql, LIVE);
     const [stays, leaves] = [await client(), await client()];
     const [gotStays, gotLeaves] = [collect(stays), collect(leaves)];
     for (const s of [stays, leaves]) expect(await join(s, `market:${m.slug}:orderbook`)).toEqual({ ok: true });
     expect(await emitAck(leaves, "leave", { channel: `market:${m.slug}:orderbook` })).toEqual({ ok: true });
-    await insertOrder(sql, m);
+    await addOrder(sql, m);
     await waitFor(() => gotStays.length > 0, 10_000, "the signal to the socket that stayed");
     await sleep(300);
     expect(gotLeaves).toEqual([]);
@@ -78,7 +70,7 @@ test.describe("push channels – protocol", () => {
   }
 
   test("join – without a payload still acks, and a join without a callback does not break the socket", async ({ sql }) => {
-    const m = await createMarket(sql);
+    const m = await makeMarket(sql, LIVE);
     const s = await client();
     expect(await s.timeout(5_000).emitWithAck("join")).toEqual({ ok: false, error: "Malformed channel" });
     s.emit("join", { channel: `market:${m.slug}:price` }); // no ack callback
@@ -102,7 +94,7 @@ test.describe("push channels – protocol", () => {
 
   test("join – refuses the 101st channel of one socket", async ({ sql }) => {
     const markets = [];
-    for (let i = 0; i < 51; i++) markets.push(await createMarket(sql, { prefix: "cap" }));
+    for (let i = 0; i < 51; i++) markets.push(await makeMarket(sql, { ...LIVE, prefix: "cap" }));
     const s = await client();
     const channels = markets.flatMap((m) => [`market:${m.slug}:price`, `market:${m.slug}:orderbook`]);
     const acks = [];
@@ -118,7 +110,7 @@ test.describe("push channels – protocol", () => {
   });
 
   test("join – a flood of bad joins from one socket does not delay another client's signals", async ({ sql }) => {
-    const m = await createMarket(sql);
+    const m = await makeMarket(sql, LIVE);
     const good = await client();
     const got = collect(good);
     expect(await join(good, `market:${m.slug}:orderbook`)).toEqual({ ok: true });
@@ -131,7 +123,7 @@ test.describe("push channels – protocol", () => {
       flooder.emit("join", payload, () => acked++);
     }
     const before = Date.now();
-    await insertOrder(sql, m);
+    await addOrder(sql, m);
     await waitFor(() => got.length > 0, 5_000, "the good client's signal during the flood");
     expect(got[0]).toMatchObject({ channel: `market:${m.slug}:orderbook`, slug: m.slug });
     expect(got[0].receivedAt - before).toBeLessThan(2_000);
@@ -143,13 +135,13 @@ test.describe("push channels – protocol", () => {
 
 test.describe("push channels – signals from the database", () => {
   test("orderbook – an order insert signals the market's orderbook channel with the outcome", async ({ sql }) => {
-    const m = await createMarket(sql);
+    const m = await makeMarket(sql, LIVE);
     const s = await client();
     const got = collect(s);
     await join(s, `market:${m.slug}:orderbook`);
     await join(s, `market:${m.slug}:price`);
     const committed = Date.now();
-    await insertOrder(sql, m, { outcome: 1 });
+    await addOrder(sql, m, { outcome: m.outcomes[1] });
     await waitFor(() => got.length > 0, 10_000, "orderbook signal");
     await sleep(COALESCE_MS * 2);
     expect(got).toHaveLength(1);
@@ -165,21 +157,21 @@ test.describe("push channels – signals from the database", () => {
   });
 
   test("price – a trade insert signals the market's price channel", async ({ sql }) => {
-    const m = await createMarket(sql);
+    const m = await makeMarket(sql, LIVE);
     const s = await client();
     const got = collect(s);
     await join(s, `market:${m.slug}:price`);
-    await insertTrade(sql, m, { outcome: 0 });
+    await addTrades(sql, m, [{ outcome: m.outcomes[0] }]);
     await waitFor(() => got.length > 0, 10_000, "price signal");
     expect(got[0]).toMatchObject({ event: "price", channel: `market:${m.slug}:price`, slug: m.slug, outcomeId: m.outcomes[0], seq: 1 });
   });
 
   test("prices-history – a trade announced by a signal is already in the default window", async ({ sql, request }) => {
-    const m = await createMarket(sql);
+    const m = await makeMarket(sql, LIVE);
     const s = await client();
     const got = collect(s);
     await join(s, `market:${m.slug}:price`);
-    await insertTrade(sql, m, { price: "0.620" });
+    await addTrades(sql, m, [{ price: "0.620" }]);
     await waitFor(() => got.length > 0, 10_000, "price signal");
     // What a client does on the signal: refetch at once, within the same second as the trade.
     const res = await request.get(`/v1/markets/slug/${m.slug}/prices-history?outcomeId=${m.outcomes[0]}`);
@@ -187,12 +179,12 @@ test.describe("push channels – signals from the database", () => {
   });
 
   test("orderbook – a cancelled order and a changed venue book signal too; other markets stay quiet", async ({ sql }) => {
-    const [m, other] = [await createMarket(sql), await createMarket(sql)];
+    const [m, other] = [await makeMarket(sql, LIVE), await makeMarket(sql, LIVE)];
     const s = await client();
     const got = collect(s);
     await join(s, `market:${m.slug}:orderbook`);
     await join(s, `market:${other.slug}:orderbook`);
-    const orderId = await insertOrder(sql, m);
+    const orderId = await addOrder(sql, m);
     await waitFor(() => got.length === 1, 10_000, "signal of the insert");
     await sleep(COALESCE_MS * 2);
     await sql`UPDATE orders SET status = 'CANCELLED' WHERE id = ${orderId}`;
@@ -210,12 +202,12 @@ test.describe("push channels – signals from the database", () => {
   });
 
   test("coalescing – 50 quick commits reach a client as a few signals, the last one after the last commit", async ({ sql }) => {
-    const m = await createMarket(sql);
+    const m = await makeMarket(sql, LIVE);
     const s = await client();
     const got = collect(s);
     await join(s, `market:${m.slug}:orderbook`);
     const started = Date.now();
-    for (let i = 0; i < 50; i++) await insertOrder(sql, m, { price: "0.300" }); // 50 transactions
+    for (let i = 0; i < 50; i++) await addOrder(sql, m, { price: "0.300" }); // 50 transactions
     const lastCommit = Date.now();
     await waitFor(() => got.length > 0 && Date.now() - got.at(-1)!.receivedAt > COALESCE_MS * 3, 10_000, "quiet");
     const maxSignals = Math.ceil((lastCommit - started) / COALESCE_MS) + 2;
@@ -227,13 +219,13 @@ test.describe("push channels – signals from the database", () => {
   });
 
   test("bulk – one statement writing many rows of several outcomes sends one signal per channel", async ({ sql }) => {
-    const m = await createMarket(sql, { outcomes: 3 });
+    const m = await makeMarket(sql, { ...LIVE, outcomes: 3 });
     const s = await client();
     const got = collect(s);
     await join(s, `market:${m.slug}:orderbook`);
     await sql`
       INSERT INTO orders (id, market_id, outcome_id, user_id, side, type, price, shares, filled_shares, status, created_at)
-      SELECT gen_random_uuid(), ${m.id}, (${m.outcomes}::uuid[])[1 + g % 3], ${m.userId}, 'BUY', 'LIMIT', 0.2, 1, 0, 'OPEN', now()
+      SELECT gen_random_uuid(), ${m.id}, (${m.outcomes}::uuid[])[1 + g % 3], ${m.users[0]}, 'BUY', 'LIMIT', 0.2, 1, 0, 'OPEN', now()
       FROM generate_series(1, 500) g`;
     await waitFor(() => got.length > 0, 10_000, "signal of the bulk insert");
     await sleep(COALESCE_MS * 3);
@@ -244,7 +236,7 @@ test.describe("push channels – signals from the database", () => {
 
   test("import – lib/import signals the channels of the markets it touches", async ({ sql }) => {
     const { importFile } = await import("../../lib/import/import");
-    const m = await createMarket(sql);
+    const m = await makeMarket(sql, LIVE);
     const s = await client();
     const got = collect(s);
     await join(s, `market:${m.slug}:orderbook`);
@@ -252,12 +244,12 @@ test.describe("push channels – signals from the database", () => {
     const now = new Date().toISOString();
     await importFile(sql, {
       orders: [{
-        id: crypto.randomUUID(), market_id: m.id, outcome_id: m.outcomes[0], user_id: m.userId, side: "SELL",
+        id: crypto.randomUUID(), market_id: m.id, outcome_id: m.outcomes[0], user_id: m.users[0], side: "SELL",
         type: "LIMIT", price: "0.700", shares: "12.00", filled_shares: "0.00", status: "OPEN", created_at: now,
       }],
       trades: [{
         id: crypto.randomUUID(), market_id: m.id, outcome_id: m.outcomes[0], price: "0.650", shares: "3",
-        maker_user_id: m.userId, taker_user_id: null, executed_at: now,
+        maker_user_id: m.users[0], taker_user_id: null, executed_at: now,
       }],
     });
     await waitFor(() => only(got, "orderbook").length > 0 && only(got, "price").length > 0, 10_000, "both signals");
@@ -265,7 +257,7 @@ test.describe("push channels – signals from the database", () => {
 
   test("simulator – its ticks trade a market within the schema and signal both channels", async ({ sql }) => {
     const { simulateTick, simulatorUsers } = await import("../../lib/simulator/simulator");
-    const m = await createMarket(sql, { outcomes: 3, probability: [50, 30, 20] });
+    const m = await makeMarket(sql, { ...LIVE, outcomes: 3, probability: [50, 30, 20] });
     const s = await client();
     const got = collect(s);
     await join(s, `market:${m.slug}:orderbook`);
@@ -296,7 +288,7 @@ test.describe("push channels – signals from the database", () => {
 
 test.describe("push channels – resilience", () => {
   test("LISTEN – after its database connection is killed, every joined channel is signalled and new writes still are", async ({ sql }) => {
-    const m = await createMarket(sql);
+    const m = await makeMarket(sql, LIVE);
     const s = await client();
     const got = collect(s);
     await join(s, `market:${m.slug}:price`);
@@ -310,7 +302,7 @@ test.describe("push channels – resilience", () => {
     expect(got.every((g) => g.outcomeId === null)).toBe(true);
     const n = got.length;
     await sleep(COALESCE_MS * 2);
-    await insertOrder(sql, m);
+    await addOrder(sql, m);
     await waitFor(() => got.length > n && got.at(-1)!.outcomeId === m.outcomes[0], 10_000, "signal after LISTEN resumed");
   });
 
@@ -336,7 +328,7 @@ test.describe("push channels – resilience", () => {
       const output = instance.output;
 
       const own = postgres(url, { max: 1, onnotice: () => {} });
-      const m = await createMarket(own);
+      const m = await makeMarket(own, LIVE);
       await own.end();
       const s = await client(instance.baseURL);
       const got = collect(s);
@@ -375,7 +367,7 @@ test.describe("push channels – resilience", () => {
       const n = got.length;
       await sleep(COALESCE_MS * 2);
       const again = postgres(url, { max: 1, onnotice: () => {} });
-      await insertOrder(again, m);
+      await addOrder(again, m);
       await again.end();
       await waitFor(() => got.length > n && got.at(-1)!.outcomeId === m.outcomes[0], 10_000, "a write's signal after LISTEN resumed");
     });
@@ -394,11 +386,11 @@ test.describe("push channels – resilience", () => {
       second = await startInstance({ DATABASE_URL: testRun().databaseUrl });
       const baseURL = second.baseURL;
 
-      const m = await createMarket(sql);
+      const m = await makeMarket(sql, LIVE);
       const [a, b] = [await client(), await client(baseURL)];
       const [gotA, gotB] = [collect(a), collect(b)];
       for (const s of [a, b]) expect(await join(s, `market:${m.slug}:orderbook`)).toEqual({ ok: true });
-      await insertOrder(sql, m);
+      await addOrder(sql, m);
       await waitFor(() => gotA.length > 0 && gotB.length > 0, 10_000, "a signal on both instances");
       for (const got of [gotA, gotB]) expect(got[0]).toMatchObject({ slug: m.slug, outcomeId: m.outcomes[0], seq: 1 });
     });

@@ -4,7 +4,8 @@
 // readers keep loads in flight across every write.
 import type { Socket } from "socket.io-client";
 import { expect, test, testRun } from "../fixtures";
-import { collect, connectClient, createMarket, insertOrder, insertTrade, join, sleep, waitFor, type Received, type TestMarket } from "../realtime-helpers";
+import { collect, connectClient, join, sleep, waitFor, type Received } from "../realtime-helpers";
+import { addOrder, addTrades, makeMarket, type TestMarket } from "../support/markets";
 import { startInstance, type Instance } from "../support/instance";
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });
@@ -61,8 +62,8 @@ async function watch(m: TestMarket, kind: "price" | "orderbook") {
 }
 
 test("response cache – a repeated read comes from memory with the same ETag, and a 304 needs no load", async ({ sql }) => {
-  const m = await createMarket(sql, { prefix: "cache-hit" });
-  await insertOrder(sql, m, { price: "0.400" });
+  const m = await makeMarket(sql, { prefix: "cache-hit", status: "ACTIVE" });
+  await addOrder(sql, m, { price: "0.400" });
   const url = `${testRun().baseURL}/v1/markets/slug/${m.slug}/orderbook?outcomeId=${m.outcomes[0]}`;
   const first = await getJson(url);
   const second = await getJson(url);
@@ -75,7 +76,7 @@ test("response cache – a repeated read comes from memory with the same ETag, a
 });
 
 test("response cache – a burst of orders under concurrent reads: after each signal the next read has the order, on both instances", async ({ sql }) => {
-  const m = await createMarket(sql, { prefix: "cache-burst" });
+  const m = await makeMarket(sql, { prefix: "cache-burst", status: "ACTIVE" });
   const book = (base: string, byId: boolean) =>
     `${base}/v1/markets/${byId ? m.id : `slug/${m.slug}`}/orderbook?outcomeId=${m.outcomes[0]}`;
   const urls = bases().flatMap((b) => [book(b, true), book(b, false)]);
@@ -85,7 +86,7 @@ test("response cache – a burst of orders under concurrent reads: after each si
     for (let i = 1; i <= 20; i++) {
       const price = (i / 100 + 0.1).toFixed(3);
       const before = got.map((g) => g.length);
-      await insertOrder(sql, m, { price, shares: "3.00" });
+      await addOrder(sql, m, { price, shares: "3.00" });
       // One order, one notification: the next signal on each instance went out after it was heard.
       await waitFor(() => got.every((g, n) => g.length > before[n]), 15_000, `the signal of order ${i} on both instances`);
       for (const [n, g] of got.entries()) {
@@ -110,7 +111,7 @@ test("response cache – a burst of orders under concurrent reads: after each si
 });
 
 test("response cache – a burst of trades: market, history and list follow on both instances", async ({ sql }) => {
-  const m = await createMarket(sql, { prefix: "cache-trades" });
+  const m = await makeMarket(sql, { prefix: "cache-trades", status: "ACTIVE" });
   const marketUrl = (b: string) => `${b}/v1/markets/${m.id}`;
   const historyUrl = (b: string) => `${b}/v1/markets/slug/${m.slug}/prices-history?outcomeId=${m.outcomes[0]}`;
   const listUrl = (b: string) => `${b}/v1/markets?q=${m.slug}&status=ACTIVE&sortBy=VOLUME`;
@@ -120,7 +121,7 @@ test("response cache – a burst of trades: market, history and list follow on b
   try {
     for (let i = 1; i <= 15; i++) {
       last = (0.3 + i / 100).toFixed(3);
-      await insertTrade(sql, m, { price: last, shares: "2.000000" });
+      await addTrades(sql, m, [{ price: last, shares: "2.000000" }]);
     }
     const committedAt = Date.now();
     // The last change always gets a signal, within the coalescing window of being heard: wait for one
@@ -143,21 +144,21 @@ test("response cache – a burst of trades: market, history and list follow on b
 });
 
 test("response cache – comments, new markets and renamed users reach answers already cached", async ({ sql }) => {
-  const m = await createMarket(sql, { prefix: "cache-kinds" });
+  const m = await makeMarket(sql, { prefix: "cache-kinds", status: "ACTIVE" });
   const urls = bases().map((b) => `${b}/v1/markets/slug/${m.slug}`);
   for (const url of urls) await getJson(url), await getJson(url); // cached on both
-  await sql`INSERT INTO comments (id, market_id, user_id, content, created_at) VALUES (gen_random_uuid(), ${m.id}, ${m.userId}, 'first!', now())`;
+  await sql`INSERT INTO comments (id, market_id, user_id, content, created_at) VALUES (gen_random_uuid(), ${m.id}, ${m.users[0]}, 'first!', now())`;
   for (const url of urls) {
     await expect.poll(async () => (await getJson(url)).body.comments.length, { timeout: 3_000 }).toBe(1);
   }
-  const renamed = `renamed-${m.userId.slice(0, 8)}`;
-  await sql`UPDATE users SET username = ${renamed} WHERE id = ${m.userId}`;
+  const renamed = `renamed-${m.users[0].slice(0, 8)}`;
+  await sql`UPDATE users SET username = ${renamed} WHERE id = ${m.users[0]}`;
   for (const url of urls) {
     await expect.poll(async () => (await getJson(url)).body.comments[0].user.username, { timeout: 3_000 }).toBe(renamed);
   }
   const listUrls = bases().map((b) => `${b}/v1/markets?q=cache-kinds-new-${m.id.slice(0, 8)}`);
   for (const url of listUrls) expect((await getJson(url)).body.total).toBe(0);
-  const fresh = await createMarket(sql, { prefix: `cache-kinds-new-${m.id.slice(0, 8)}` });
+  const fresh = await makeMarket(sql, { prefix: `cache-kinds-new-${m.id.slice(0, 8)}`, status: "ACTIVE" });
   for (const url of listUrls) {
     await expect.poll(async () => (await getJson(url)).body.markets.map((x: { id: string }) => x.id), { timeout: 3_000 }).toEqual([fresh.id]);
   }

@@ -9,7 +9,7 @@ import postgres from "postgres";
 import { freePort } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
 import { expect, test } from "../fixtures";
-import { createMarket, insertOrder, type TestMarket } from "../realtime-helpers";
+import { addOrder, makeMarket, type TestMarket } from "../support/markets";
 import { startInstance, type Instance } from "../support/instance";
 
 test.describe.configure({ mode: "serial", timeout: 240_000 });
@@ -34,8 +34,8 @@ test.beforeAll(async () => {
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/markets`;
   sql = postgres(url, { max: 2, onnotice: () => {} });
   await migrate(sql);
-  m = await createMarket(sql, { prefix: "stale" });
-  await insertOrder(sql, m, { price: "0.420" });
+  m = await makeMarket(sql, { prefix: "stale", status: "ACTIVE" });
+  await addOrder(sql, m, { price: "0.420" });
   app = await startInstance({ DATABASE_URL: url, LOG_REQUESTS: "0", RATE_LIMIT: "off", CACHE_STALE_IF_ERROR_S: "8", REALTIME_RETRY_MAX_MS: "1000" });
 });
 
@@ -51,9 +51,9 @@ test("stale-if-error – an invalidated answer is served, marked stale, while th
   const never = `${app.baseURL}/v1/markets/slug/${m.slug}/orderbook?outcomeId=${m.outcomes[1]}`;
   await fetch(url);
   expect((await fetch(url)).headers.get("x-cache")).toBe("HIT");
-  await insertOrder(sql, m, { price: "0.430" }); // invalidates the cached book
+  await addOrder(sql, m, { price: "0.430" }); // invalidates the cached book
   await expect.poll(async () => (await (await fetch(url)).json()).bids.length, { timeout: 5_000 }).toBe(2);
-  await insertOrder(sql, m, { price: "0.440" }); // and again: the two-level book is now stale
+  await addOrder(sql, m, { price: "0.440" }); // and again: the two-level book is now stale
   await expect.poll(async () => (await (await fetch(url)).json()).bids.length, { timeout: 5_000 }).toBe(3);
   await sql.end();
   await pg.stop();

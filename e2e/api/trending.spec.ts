@@ -4,7 +4,7 @@
 import postgres from "postgres";
 import { marketListResponseSchema } from "@/lib/markets/schemas";
 import { expect, test, testRun } from "../fixtures";
-import { addTrades, makeMarket, uniqueSlug, type Made } from "./factory";
+import { addTrades, makeMarket, uniqueSlug, type TestMarket } from "../support/markets";
 
 const HOUR = 3600e3;
 const DAY = 24 * HOUR;
@@ -17,7 +17,7 @@ async function trendingIds(request: import("@playwright/test").APIRequestContext
   return marketListResponseSchema.parse(await res.json()).markets.map((m) => m.id);
 }
 
-/** The order decisions.md defines, straight from the trades. */
+/** The order docs/api.md "Sorting" defines, straight from the trades. */
 async function expectedIds(sql: postgres.Sql, sub: string, order: "ASC" | "DESC") {
   const dir = order === "ASC" ? sql`ASC` : sql`DESC`;
   const rows = await sql`
@@ -83,10 +83,10 @@ test.describe.serial("TRENDING – stored rolling volume", () => {
       for (const order of ["DESC", "ASC"] as const) {
         expect(await trendingIds(request, sub, order)).toEqual(await expectedIds(admin, sub, order));
       }
-      expect((await trendingIds(request, sub, "DESC")).slice(0, 2)).toEqual([a.marketId, d.marketId]);
+      expect((await trendingIds(request, sub, "DESC")).slice(0, 2)).toEqual([a.id, d.id]);
 
       await sleep(agesAt + 1_000 - Date.now());
-      const [stale] = await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${a.marketId}`;
+      const [stale] = await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${a.id}`;
       expect(stale.v, "not swept yet: the stored value still holds the aged trade").toBe("910.000000000");
       for (const order of ["DESC", "ASC"] as const) {
         const expected = await expectedIds(admin, sub, order);
@@ -96,27 +96,27 @@ test.describe.serial("TRENDING – stored rolling volume", () => {
         for (let offset = 0; offset < 5; offset += 2) paged.push(...(await trendingIds(request, sub, order, `&limit=2&offset=${offset}`)));
         expect(paged).toEqual(expected);
       }
-      expect(await trendingIds(request, sub, "DESC")).toEqual([b.marketId, a.marketId, e.marketId, ...[c.marketId, d.marketId].sort().reverse()]);
+      expect(await trendingIds(request, sub, "DESC")).toEqual([b.id, a.id, e.id, ...[c.id, d.id].sort().reverse()]);
     } finally {
       await writer`COMMIT`;
       writer.release();
     }
 
     await sweep(admin);
-    const [fresh] = await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${a.marketId}`;
+    const [fresh] = await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${a.id}`;
     expect(fresh.v).toBe("10.000000000");
-    expect(await drifted(admin, [a, b, c, d, e].map((m) => m.marketId))).toEqual([]);
+    expect(await drifted(admin, [a, b, c, d, e].map((m) => m.id))).toEqual([]);
   });
 
   test("trade updates and deletes keep the stored volume", async () => {
-    const m: Made = await cancelled(admin, uniqueSlug("trending"));
+    const m: TestMarket = await cancelled(admin, uniqueSlug("trending"));
     const ids = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
     await addTrades(admin, m, [
       { id: ids[0], at: ago(HOUR), price: "0.400", shares: "10" },
       { id: ids[1], at: ago(3 * HOUR), price: "0.600", shares: "5" },
       { id: ids[2], at: ago(2 * DAY), price: "0.700", shares: "50" },
     ]);
-    const stored = async () => (await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${m.marketId}`)[0].v;
+    const stored = async () => (await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${m.id}`)[0].v;
     expect(await stored()).toBe("7.000000000");
     await admin`UPDATE trades SET shares = 20 WHERE id = ${ids[0]}`; // 8 + 3
     expect(await stored()).toBe("11.000000000");
@@ -126,7 +126,7 @@ test.describe.serial("TRENDING – stored rolling volume", () => {
     expect(await stored()).toBe("43.000000000");
     await admin`DELETE FROM trades WHERE id = ${ids[0]}`;
     expect(await stored()).toBe("35.000000000");
-    expect(await drifted(admin, [m.marketId])).toEqual([]);
+    expect(await drifted(admin, [m.id])).toEqual([]);
   });
 
   test("a sweep skips while a trade-writing transaction is open, and nothing drifts after it commits", async () => {
@@ -144,9 +144,9 @@ test.describe.serial("TRENDING – stored rolling volume", () => {
     } finally {
       writer.release();
     }
-    expect((await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${m.marketId}`)[0].v).toBe("50.000000000");
+    expect((await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${m.id}`)[0].v).toBe("50.000000000");
     await sweep(admin);
-    expect((await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${m.marketId}`)[0].v).toBe("0.000000000");
+    expect((await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${m.id}`)[0].v).toBe("0.000000000");
   });
 
   test("every market's stored volume matches its trades after a sweep (demo data, imports, other tests)", async () => {

@@ -1,7 +1,7 @@
-// What several API specs share: the seven endpoints of one inserted market, and the camelCase media type.
-import type { InsertedMarket } from "./insert-market";
+// What several API specs share: the seven endpoints of one inserted market, and the camelCase media type (the app's own constant).
+import type { FullMarket } from "./markets";
 
-export const CAMEL = "application/vnd.markets.camel+json";
+export { CAMEL_MEDIA_TYPE as CAMEL } from "@/lib/markets/schemas";
 
 export type EndpointKind = "list" | "market" | "book" | "history";
 
@@ -12,9 +12,9 @@ export interface Endpoint {
   url: string;
 }
 
-/** The seven endpoints of spec section 4, addressed at one market (the list filtered to it alone). */
-export function endpointsOf(m: InsertedMarket): Endpoint[] {
-  const outcome = m.outcomes[0].id;
+/** The seven endpoints of docs/api.md "Endpoints", addressed at one market (the list filtered to it alone). */
+export function endpointsOf(m: FullMarket): Endpoint[] {
+  const outcome = m.outcomes[0];
   return [
     { template: "/v1/markets", kind: "list", url: `/v1/markets?q=${m.token}&status=${m.status}` },
     { template: "/v1/markets/{id}", kind: "market", url: `/v1/markets/${m.id}` },

@@ -2,7 +2,7 @@
 // a reload, and after a dropped connection the page re-joins and catches up on what it missed.
 import type { Page } from "@playwright/test";
 import { expect, test } from "../fixtures";
-import { createMarket, insertOrder, insertTrade } from "../realtime-helpers";
+import { addOrder, addTrades, makeMarket } from "../support/markets";
 
 /** Marks the document so that a reload (which would make the test pass for the wrong reason) shows. */
 async function markDocument(page: Page) {
@@ -14,7 +14,7 @@ const stillSameDocument = (page: Page) =>
 test.describe.configure({ timeout: 120_000 });
 
 test("market page – the ladder and the chart change after database writes, without a reload", async ({ page, sql }) => {
-  const m = await createMarket(sql, { prefix: "live", probability: [50, 50] });
+  const m = await makeMarket(sql, { prefix: "live", status: "ACTIVE", probability: [50, 50] });
   await page.goto(`/markets/${m.slug}`);
   // Connecting waits for hydration, which a loaded machine can stretch.
   await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible({ timeout: 30_000 });
@@ -22,23 +22,23 @@ test("market page – the ladder and the chart change after database writes, wit
 
   const book = page.getByRole("table", { name: /Order book for Yes/ });
   await expect(book.getByText(/No bids/)).toBeVisible();
-  await insertOrder(sql, m, { side: "BUY", price: "0.420", shares: "15.00" });
+  await addOrder(sql, m, { side: "BUY", price: "0.420", shares: "15.00" });
   await expect(book.getByRole("row", { name: /42\.0¢\s*15\b/ })).toBeVisible();
-  await insertOrder(sql, m, { side: "SELL", price: "0.470", shares: "8.00" });
+  await addOrder(sql, m, { side: "SELL", price: "0.470", shares: "8.00" });
   await expect(book.getByRole("row", { name: /47\.0¢\s*8\b/ })).toBeVisible();
 
   const chart = page.getByRole("img", { name: /Price chart of Yes/ });
   await expect(chart).not.toHaveAccessibleName(/latest/);
-  await insertTrade(sql, m, { outcome: 0, price: "0.620" });
+  await addTrades(sql, m, [{ price: "0.620" }]);
   await expect(chart).toHaveAccessibleName(/latest 62\.0¢/);
-  await insertTrade(sql, m, { outcome: 0, price: "0.655" });
+  await addTrades(sql, m, [{ price: "0.655" }]);
   await expect(chart).toHaveAccessibleName(/latest 65\.5¢/);
 
   expect(await stillSameDocument(page)).toBe(true);
 });
 
 test("market page – after the socket drops it shows reconnecting, then re-joins and shows what it missed", async ({ page, sql }) => {
-  const m = await createMarket(sql, { prefix: "live-rc" });
+  const m = await makeMarket(sql, { prefix: "live-rc", status: "ACTIVE" });
   // Every socket.io WebSocket goes through this proxy, so the test can cut it and refuse new ones.
   let blocked = false;
   const open = new Set<{ close: () => Promise<void> }>();
@@ -58,7 +58,7 @@ test("market page – after the socket drops it shows reconnecting, then re-join
   await expect(status).toHaveText(/Reconnecting/);
 
   // Written while the page is disconnected: its signal is lost, the resync must catch it.
-  await insertOrder(sql, m, { side: "BUY", price: "0.310", shares: "21.00" });
+  await addOrder(sql, m, { side: "BUY", price: "0.310", shares: "21.00" });
   const book = page.getByRole("table", { name: /Order book for Yes/ });
   await page.waitForTimeout(500);
   await expect(book.getByText(/No bids/)).toBeVisible();
@@ -67,7 +67,7 @@ test("market page – after the socket drops it shows reconnecting, then re-join
   await expect(status).toHaveText(/Live/, { timeout: 30_000 }); // handshake timeout (10 s) + back-off
   await expect(book.getByRole("row", { name: /31\.0¢\s*21\b/ })).toBeVisible();
   // And it is joined again: a new write arrives live.
-  await insertOrder(sql, m, { side: "SELL", price: "0.560", shares: "4.00" });
+  await addOrder(sql, m, { side: "SELL", price: "0.560", shares: "4.00" });
   await expect(book.getByRole("row", { name: /56\.0¢\s*4\b/ })).toBeVisible();
   expect(await stillSameDocument(page)).toBe(true);
 });

@@ -1,33 +1,31 @@
-import { randomUUID } from "node:crypto";
 import type postgres from "postgres";
 import type { Page } from "@playwright/test";
 import { test, expect, apiBook, apiMarket, fmtInt } from "./helpers";
 import { allRangeFidelity, RANGE_SPECS } from "@/lib/ui/chart-ranges";
+import { addTrades, makeMarket } from "../support/markets";
 
 const cents = (p: number | string) => `${(Number(p) * 100).toFixed(1)}¢`;
 const shares = (n: number) => new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n);
 
 /** A fresh binary market of our own with `trades` trades of its Yes outcome spread evenly over `days` days ending `endAgoS` ago. */
 async function createMarket(sql: postgres.Sql, opts: { trades: number; days: number; endAgoS?: number }) {
-  const id = randomUUID();
-  const yes = randomUUID();
-  const no = randomUUID();
-  const slug = `ui-test-${id.slice(0, 8)}`;
   const now = Date.now();
   const starts = new Date(now - opts.days * 86400_000);
-  await sql.begin(async (tx) => {
-    await tx`INSERT INTO markets (id, slug, question, description, category, sub_category, type, status, trading_starts_at, trading_ends_at, platform_fee, spread, image_url)
-      VALUES (${id}, ${slug}, ${"UI test market " + slug}, 'Created by a Playwright test.', 'OTHER', 'Tests', 'BINARY', 'ACTIVE', ${starts}, ${new Date(now + 86400_000)}, 0.02, 1, '/market-images/other-1.svg')`;
-    await tx`INSERT INTO outcomes (id, market_id, name, side, index, probability) VALUES (${yes}, ${id}, 'Yes', 'YES', 0, 60), (${no}, ${id}, 'No', 'NO', 1, 40)`;
-    const span = opts.days * 86400_000 - (opts.endAgoS ?? 60) * 1000;
-    const rows = Array.from({ length: opts.trades }, (_, k) => ({
-      id: randomUUID(), market_id: id, outcome_id: yes, price: (0.3 + 0.4 * (k / opts.trades)).toFixed(3), shares: "10",
-      executed_at: new Date(starts.getTime() + 30_000 + (span - 60_000) * (k / Math.max(1, opts.trades - 1))),
-    }));
-    for (let i = 0; i < rows.length; i += 1000) await tx`INSERT INTO trades ${tx(rows.slice(i, i + 1000))}`;
-    await tx`SELECT refresh_market_derived(${[id]}::uuid[])`;
-  });
-  return { id, slug, yes, no, startsS: Math.floor(starts.getTime() / 1000) };
+  const m = await makeMarket(sql, { prefix: "ui-test", status: "ACTIVE", startsAt: starts, endsAt: new Date(now + 86400_000), probability: [60, 40] });
+  const span = opts.days * 86400_000 - (opts.endAgoS ?? 60) * 1000;
+  await addTrades(
+    sql,
+    m,
+    Array.from({ length: opts.trades }, (_, k) => ({
+      price: (0.3 + 0.4 * (k / opts.trades)).toFixed(3),
+      shares: "10",
+      maker: null,
+      taker: null,
+      at: new Date(starts.getTime() + 30_000 + (span - 60_000) * (k / Math.max(1, opts.trades - 1))),
+    })),
+  );
+  await sql`SELECT refresh_market_derived(${[m.id]}::uuid[])`;
+  return { ...m, startsS: Math.floor(starts.getTime() / 1000) };
 }
 
 async function ladderRows(page: Page, side: "ask" | "bid") {

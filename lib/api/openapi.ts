@@ -55,40 +55,47 @@ const conditionalHeader = z.object({
   "If-None-Match": z.string().optional().meta({ description: "An ETag from an earlier response: 304 when it is still current." }),
 });
 
-function bookOperation(by: "id" | "slug"): ZodOpenApiOperationObject {
-  return {
-    operationId: by === "id" ? "getOrderBook" : "getOrderBookBySlug",
-    tags: ["Order book"],
-    summary: `Order book of one outcome, market by ${by}`,
+// The book and the history: one outcome's data, each at both of the market's addresses.
+const OUTCOME_OPERATIONS = {
+  book: {
+    operationId: "getOrderBook",
+    tag: "Order book",
+    summary: "Order book of one outcome",
     description:
       "Native markets: resting limit orders only (never the rest of a market order), crossing levels netted first, " +
       "levels of 0.05 shares or less omitted. Mirrored markets (external_source set): the venue's book as received. " +
       "Unknown query parameters are ignored.",
-    requestParams: { path: by === "id" ? idPath : slugPath, query: orderBookQuery, header: conditionalHeader },
-    responses: {
-      ...ok("The book: bids highest first, asks lowest first.", "book", orderBookSchema, camelOrderBookSchema),
-      "400": error("outcomeId missing or repeated, or the outcome belongs to another market."),
-      "404": error("Market not found: <id>, or Outcome not found."),
-      "500": internal,
-    },
-  };
-}
-
-function historyOperation(by: "id" | "slug"): ZodOpenApiOperationObject {
-  return {
-    operationId: by === "id" ? "getPriceHistory" : "getPriceHistoryBySlug",
-    tags: ["Price history"],
-    summary: `Price history of one outcome, market by ${by}`,
+    query: orderBookQuery,
+    responses: ok("The book: bids highest first, asks lowest first.", "book", orderBookSchema, camelOrderBookSchema),
+    badRequest: "outcomeId missing or repeated, or the outcome belongs to another market.",
+  },
+  history: {
+    operationId: "getPriceHistory",
+    tag: "Price history",
+    summary: "Price history of one outcome",
     description:
       `Closing (last trade) price per bucket of \`fidelity\` minutes, from filled and partially filled orders. ` +
       `Without startTs only the last ${HISTORY_DEFAULT_WINDOW_S / 86400} days are returned. A request reads at most the ` +
       `${HISTORY_TRADE_CAP.toLocaleString("en")} most recent trades of the window, so a long range on a busy market is cut ` +
       `at its old end: repeat with a smaller endTs to go further back. Unknown query parameters are ignored.`,
-    requestParams: { path: by === "id" ? idPath : slugPath, query: priceHistoryQuery, header: conditionalHeader },
+    query: priceHistoryQuery,
+    responses: ok("Points {t, p}, oldest first.", "history", priceHistorySchema, camelPriceHistorySchema),
+    badRequest: "outcomeId missing or repeated, fidelity/startTs/endTs invalid, or the outcome belongs to another market.",
+  },
+} satisfies Record<string, { operationId: string; tag: string; summary: string; description: string; query: z.ZodType; responses: ZodOpenApiResponsesObject; badRequest: string }>;
+
+function outcomeOperation(kind: keyof typeof OUTCOME_OPERATIONS, by: "id" | "slug"): ZodOpenApiOperationObject {
+  const op = OUTCOME_OPERATIONS[kind];
+  return {
+    operationId: by === "id" ? op.operationId : `${op.operationId}BySlug`,
+    tags: [op.tag],
+    summary: `${op.summary}, market by ${by}`,
+    description: op.description,
+    requestParams: { path: by === "id" ? idPath : slugPath, query: op.query, header: conditionalHeader },
     responses: {
-      ...ok("Points {t, p}, oldest first.", "history", priceHistorySchema, camelPriceHistorySchema),
-      "400": error("outcomeId missing or repeated, fidelity/startTs/endTs invalid, or the outcome belongs to another market."),
-      "404": error("Market not found, or Outcome not found."),
+      ...op.responses,
+      "400": error(op.badRequest),
+      "404": error(`Market not found: <${by}>, or Outcome not found.`),
       "500": internal,
     },
   };
@@ -123,7 +130,8 @@ function buildDocument() {
         "decimal strings, outcome probability as a 0..1 string, order book keys outcomeId/outcomeSide. Its responses carry",
         `\`Content-Type: ${CAMEL_MEDIA_TYPE}\`. Error bodies are the same in both (application/json).`,
         "",
-        "**Caching.** Every 200 carries a strong ETag; send it back in If-None-Match to get a 304. Cache-Control allows",
+        '**Caching.** Every 200 carries a weak ETag (`W/"…"`), one per variant and the same for its gzip and identity encodings;',
+        "send it back in If-None-Match to get a 304. Cache-Control allows",
         `shared caches to keep lists and markets briefly (\`${CACHE_POLICIES.list}\`), books and history for less`,
         `(\`${CACHE_POLICIES.book}\`, \`${CACHE_POLICIES.history}\`). Errors are \`${CACHE_POLICIES.error}\`.`,
         "Every response varies by Accept.",
@@ -158,10 +166,10 @@ function buildDocument() {
       },
       "/v1/markets/{id}": { get: marketOperation("id") },
       "/v1/markets/slug/{slug}": { get: marketOperation("slug") },
-      "/v1/markets/{id}/orderbook": { get: bookOperation("id") },
-      "/v1/markets/slug/{slug}/orderbook": { get: bookOperation("slug") },
-      "/v1/markets/{id}/prices-history": { get: historyOperation("id") },
-      "/v1/markets/slug/{slug}/prices-history": { get: historyOperation("slug") },
+      "/v1/markets/{id}/orderbook": { get: outcomeOperation("book", "id") },
+      "/v1/markets/slug/{slug}/orderbook": { get: outcomeOperation("book", "slug") },
+      "/v1/markets/{id}/prices-history": { get: outcomeOperation("history", "id") },
+      "/v1/markets/slug/{slug}/prices-history": { get: outcomeOperation("history", "slug") },
     },
   });
 }

@@ -49,7 +49,7 @@ export interface RouteOptions<T> {
   camel?: (data: T) => unknown;
 }
 
-/** True when the client asks for the camelCase variant (decisions.md) with a non-zero quality. */
+/** True when the client asks for the camelCase variant (docs/api.md) with a non-zero quality. */
 export function wantsCamel(req: Request): boolean {
   const accept = req.headers.get("accept");
   if (!accept) return false;

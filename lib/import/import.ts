@@ -1,4 +1,4 @@
-// The import of data-import.md: validate a whole file (shape, then cross-row references against the
+// The import of docs/import.md: validate a whole file (shape, then cross-row references against the
 // file and the database), then upsert it in one transaction and refresh the derived columns.
 import type { ZodError } from "zod";
 import type { Sql } from "../db/client";

@@ -1,8 +1,9 @@
-// The camelCase variant of spec 2.7 (decisions.md "Response shape variant"): one mapping from the primary
+// The camelCase variant (docs/api.md "The camelCase variant"): one mapping from the primary
 // shape, applied after the same queries. Keys camelCased, quantities as decimal strings, probability 0..1.
 import { fromUnits, toUnits } from "./decimal";
 import {
   camelCase,
+  type CamelCase,
   type CamelComment,
   type CamelMarketDetail,
   type CamelMarketListItem,
@@ -18,8 +19,7 @@ import {
   type PriceHistory,
 } from "./schemas";
 
-type CamelKeys<T> = { [K in keyof T as K extends string ? CamelCaseKey<K> : K]: T[K] };
-type CamelCaseKey<S extends string> = S extends `${infer H}_${infer R}` ? `${H}${Capitalize<CamelCaseKey<R>>}` : S;
+type CamelKeys<T> = { [K in keyof T as K extends string ? CamelCase<K> : K]: T[K] };
 
 /** Renames the top-level keys only; nested objects are mapped by their own functions. */
 function camelKeys<T extends object>(o: T): CamelKeys<T> {

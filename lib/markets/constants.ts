@@ -13,6 +13,10 @@ export type ListStatus = (typeof LIST_STATUSES)[number];
 export type SortBy = (typeof SORT_BY)[number];
 export type SortOrder = (typeof SORT_ORDER)[number];
 
+/** A market slug: 1..200 characters of a-z, 0-9 and "-" (the source of every slug check). */
+export const SLUG_PATTERN = "[a-z0-9-]{1,200}";
+export const SLUG_RE = new RegExp(`^${SLUG_PATTERN}$`);
+
 export const LIST_DEFAULTS = { status: "ACTIVE", sortBy: "CREATED", sortOrder: "DESC", limit: 20, offset: 0 } as const;
 
 /** The market list refetches its visible page this often instead of holding a socket per market. */

@@ -1,7 +1,8 @@
-// Zod schemas of the import file (data-import.md): one row shape per table, decimal strings checked
+// Zod schemas of the import file (docs/import.md): one row shape per table, decimal strings checked
 // by regex so nothing passes through floating point. Cross-row rules live in lib/import/import.ts,
 // which also knows what the database already holds. No server-only imports.
 import { z } from "zod";
+import { SLUG_RE } from "./constants";
 import { CATEGORIES, MARKET_STATUSES, MARKET_TYPES, OUTCOME_SIDES, uuid } from "./schemas";
 
 /** "expected A, B or C" for an enum. */
@@ -21,7 +22,7 @@ const int = (min: number, max?: number) => {
 };
 const decimal = (re: RegExp, error: string) => z.string({ error }).regex(re, { error });
 
-// Decimal quantities, as the regexes of data-import.md's bounds (and the columns' precision).
+// Decimal quantities, as the regexes of docs/import.md's bounds (and the columns' precision).
 export const DECIMAL = {
   /** 0.001..0.999, at most 3 decimals. */
   orderPrice: /^0?\.(?=\d{0,2}[1-9])\d{1,3}$/,
@@ -42,8 +43,6 @@ export const DECIMAL = {
   /** A non-negative integer as a decimal string (wei, ERC-1155 ids). */
   integer: /^[0-9]+$/,
 } as const;
-
-export const SLUG_RE = /^[a-z0-9-]{1,200}$/;
 
 export const importUserSchema = z.strictObject({
   id: uuid,

@@ -1,4 +1,4 @@
-// The native order book of one outcome (data-import.md "Derived values"): resting shares summed per
+// The native order book of one outcome (docs/import.md "Native order book"): resting shares summed per
 // price, crossing levels netted, dust (≤ 0.05 shares) dropped. Pure, so it is unit-tested on its own.
 import type { BookLevel } from "./schemas";
 import { fromUnits, toUnits } from "./decimal";

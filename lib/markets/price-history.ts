@@ -1,4 +1,4 @@
-// Price history of one outcome (data-import.md "Derived values"): trades bucketed by fidelity minutes,
+// Price history of one outcome (docs/import.md "Price history"): trades bucketed by fidelity minutes,
 // one point per non-empty bucket carrying the price of its latest trade. Pure and unit-tested.
 import type { PricePoint } from "./schemas";
 

@@ -1,5 +1,5 @@
 // Zod schemas shared by route handlers, pages, client components and tests: the single source of
-// the API's query rules and response shapes (public-read-api.md, decisions.md). No server-only imports.
+// the API's query rules and response shapes (docs/api.md). No server-only imports.
 import { z } from "zod";
 
 // Enumerations live in a zod-free module so client code can import them without bundling zod.
@@ -101,7 +101,7 @@ export type MarketListQuery = z.output<typeof marketListQuery>;
 
 // ---------------------------------------------------------------- outcomeId (book and history)
 
-/** outcomeId: required, one plain string (an array is "required" too); malformed → 404 (decisions.md). */
+/** outcomeId: required, one plain string (an array is "required" too); malformed → 404 (docs/api.md "Ids"). */
 export const outcomeIdParam = z
   .string({ error: "outcomeId is required" })
   .min(1, { error: "outcomeId is required" })
@@ -213,7 +213,7 @@ const marketBase = z.object({
 
 export const marketListItemSchema = marketBase
   .extend({ comments_count: z.number().int().min(0) })
-  .meta({ id: "MarketListItem", description: "A market as listed (spec 2.1)." });
+  .meta({ id: "MarketListItem", description: "A market as listed." });
 export type MarketListItem = z.infer<typeof marketListItemSchema>;
 
 export const marketListResponseSchema = z
@@ -223,7 +223,7 @@ export const marketListResponseSchema = z
     limit: z.number().int().meta({ description: "The limit of the request, or the default." }),
     offset: z.number().int().meta({ description: "The offset of the request, or 0." }),
   })
-  .meta({ id: "MarketList", description: "The offset-pagination envelope (spec 2.6)." });
+  .meta({ id: "MarketList", description: "The offset-pagination envelope." });
 export type MarketListResponse = z.infer<typeof marketListResponseSchema>;
 
 export const userRefSchema = z
@@ -263,7 +263,7 @@ export const marketDetailSchema = marketBase
     predict_market: z.record(z.string(), z.unknown()).optional().meta({ description: "Present when the market is mirrored." }),
     creator: userRefSchema.optional().meta({ description: "Present when a user created the market." }),
   })
-  .meta({ id: "MarketDetail", description: "One market (spec 2.3): a list item without comments_count, plus these fields." });
+  .meta({ id: "MarketDetail", description: "One market: a list item without comments_count, plus these fields." });
 export type MarketDetail = z.infer<typeof marketDetailSchema>;
 
 export const bookLevelSchema = z
@@ -304,7 +304,7 @@ export const errorBodySchema = z
   })
   .meta({
     id: "ErrorBody",
-    description: "Every 4xx/5xx body (decisions.md).",
+    description: "Every 4xx/5xx body.",
     examples: [
       { statusCode: 400, message: ["property foo should not exist"], error: "Bad Request" },
       { statusCode: 404, message: "Market not found: 0b7c6c1e-3f0a-4d55-9b1e-2a7f5c9d8e01", error: "Not Found" },
@@ -312,13 +312,14 @@ export const errorBodySchema = z
   });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-// ---------------------------------------------------------------- responses (variant, camelCase, spec 2.7)
+// ---------------------------------------------------------------- responses (variant, camelCase: docs/api.md "The camelCase variant")
 // Served for `Accept: application/vnd.markets.camel+json`; lib/markets/camel.ts maps the primary shape to it.
 // Derived from the primary schemas: every key camelCased, then only the fields whose type changes are restated.
 
 export const CAMEL_MEDIA_TYPE = "application/vnd.markets.camel+json";
 
-type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
+/** A snake_case key camelCased at the type level, as `camelCase` does at run time. */
+export type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
 type CamelShape<S extends z.ZodRawShape> = { [K in keyof S as CamelCase<K & string>]: S[K] };
 
 export const camelCase = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

@@ -1,5 +1,6 @@
-// Push-channel names, payloads and limits (decisions.md "Push channels"), shared by the Socket.IO
+// Push-channel names, payloads and limits (docs/api.md "Push channels"), shared by the Socket.IO
 // server, the browser hook and third-party clients. No server-only imports.
+import { SLUG_PATTERN } from "@/lib/markets/constants";
 
 export const SOCKET_PATH = "/socket.io";
 export const CHANNEL_KINDS = ["price", "orderbook"] as const;
@@ -7,11 +8,8 @@ export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 /** A socket may be in at most this many channels at once. */
 export const MAX_CHANNELS_PER_SOCKET = 100;
-/** The market list refetches its visible page this often instead of holding a socket per market. */
-export { LIST_REFRESH_MS } from "@/lib/markets/constants";
 
-const SLUG_RE = /^[a-z0-9-]{1,200}$/;
-const CHANNEL_RE = /^market:([a-z0-9-]{1,200}):(price|orderbook)$/;
+const CHANNEL_RE = new RegExp(`^market:(${SLUG_PATTERN}):(${CHANNEL_KINDS.join("|")})$`);
 
 export interface Channel {
   slug: string;
@@ -19,7 +17,6 @@ export interface Channel {
 }
 
 export const channelName = (slug: string, kind: ChannelKind) => `market:${slug}:${kind}`;
-export const isSlug = (s: string) => SLUG_RE.test(s);
 
 /** `market:{slug}:{price|orderbook}` → its parts, or null for anything else. */
 export function parseChannel(name: unknown): Channel | null {

@@ -23,7 +23,7 @@ const channels = new Map<string, Set<Subscriber>>();
 function setStatus(next: RealtimeStatus) {
   if (next === status) return;
   status = next;
-  statusListeners.forEach((l) => l());
+  for (const l of statusListeners) l();
 }
 
 function join(channel: string): Promise<void> {
@@ -56,7 +56,11 @@ function ensureSocket(): void {
       everConnected = true;
       // A new connection is in no room. Refetch only once joined again, so no write falls between.
       const joined = Promise.all([...channels.keys()].map(join));
-      if (resync) void joined.then(() => channels.forEach((subs) => subs.forEach((sub) => sub.onResync())));
+      if (resync) {
+        void joined.then(() => {
+          for (const subs of channels.values()) for (const sub of subs) sub.onResync();
+        });
+      }
     });
     s.on("disconnect", (reason) => {
       setStatus(everConnected ? "reconnecting" : "connecting");
@@ -65,7 +69,7 @@ function ensureSocket(): void {
     s.io.on("reconnect_attempt", () => setStatus("reconnecting"));
     for (const kind of CHANNEL_KINDS) {
       s.on(kind, (raw: unknown) => {
-        if (isSignal(raw)) channels.get(raw.channel)?.forEach((sub) => sub.onSignal(raw));
+        if (isSignal(raw)) for (const sub of channels.get(raw.channel) ?? []) sub.onSignal(raw);
       });
     }
   });

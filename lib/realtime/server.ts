@@ -4,7 +4,7 @@
 import type http from "node:http";
 import { Server, type Socket } from "socket.io";
 import { z } from "zod";
-import type { Sql } from "../db/client";
+import { marketSlugExists } from "../markets/queries";
 import {
   CHANNEL_KINDS,
   MAX_CHANNELS_PER_SOCKET,
@@ -13,11 +13,13 @@ import {
   parseChannel,
   type Ack,
   type Channel,
+  type ChannelKind,
   type Signal,
 } from "./channels";
 import { channelRequest } from "./schemas";
 import { createListener } from "./listener";
 import { createThrottle } from "./throttle";
+import { createTokenBucket } from "./token-bucket";
 
 export const NOTIFY_CHANNEL = "market_events";
 
@@ -37,9 +39,20 @@ export interface RealtimeOptions {
   bookFor?: (slug: string, outcomeId: string) => Promise<unknown>;
 }
 
-const notification = z.object({ k: z.enum(CHANNEL_KINDS), s: z.string(), o: z.string().nullable() });
+/** One payload of the triggers' NOTIFY: kind, market slug, outcome id (null: several or the market itself). */
+const notificationSchema = z.object({ k: z.enum(CHANNEL_KINDS), s: z.string(), o: z.string().nullable() });
+export type Notification = z.infer<typeof notificationSchema>;
 
-type Pending = { slug: string; outcomeId: string | null };
+/** A NOTIFY payload, or null when it is not one of ours (the listener's own pings, say). */
+export function parseNotification(payload: string): Notification | null {
+  try {
+    return notificationSchema.parse(JSON.parse(payload));
+  } catch {
+    return null;
+  }
+}
+
+type Pending = { kind: ChannelKind; slug: string; outcomeId: string | null };
 
 // Join/leave requests per socket: a bucket of BURST refilled at RATE per second.
 const JOIN_BURST = 200;
@@ -47,7 +60,7 @@ const JOIN_RATE = 100;
 const SLUG_CACHE_MS = 60_000;
 const SLUG_CACHE_MAX = 10_000;
 
-export async function attachRealtime(server: http.Server, sql: Sql, options: RealtimeOptions = {}): Promise<() => Promise<void>> {
+export async function attachRealtime(server: http.Server, options: RealtimeOptions = {}): Promise<() => Promise<void>> {
   const coalesceMs = options.coalesceMs ?? Number(process.env.REALTIME_COALESCE_MS ?? 150);
   const heartbeatMs = options.heartbeatMs ?? Number(process.env.REALTIME_HEARTBEAT_MS ?? 5_000);
   const log = options.log ?? ((m: string) => console.log(`[realtime] ${m}`));
@@ -68,7 +81,7 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
   io.of("/").adapter.on("delete-room", (room: string) => seqs.delete(room));
 
   // `at` is when the throttle let the signal go, even if reading its book delayed the emit.
-  const emit = (channel: string, kind: string, { slug, outcomeId }: Pending, at: number, extra: object = {}) => {
+  const emit = (channel: string, { kind, slug, outcomeId }: Pending, at: number, extra: object = {}) => {
     if (!rooms.get(channel)?.size) return;
     const seq = (seqs.get(channel) ?? 0) + 1;
     seqs.set(channel, seq);
@@ -76,34 +89,33 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
     io.to(channel).emit(kind, signal);
   };
   // An orderbook signal for one outcome carries its book, read once for every watcher (from the
-  // response cache); signals of one channel keep their order while a book is being read.
+  // response cache); the signals of one channel keep their order while a book is being read.
   const sending = new Map<string, Promise<void>>();
   const send = (channel: string, pending: Pending) => {
-    const parsed = parseChannel(channel);
-    if (!parsed || !rooms.get(channel)?.size) return;
+    if (!rooms.get(channel)?.size) return;
     const { bookFor } = options;
     const at = Date.now();
-    const outcomeId = pending.outcomeId;
-    const wantsBook = parsed.kind === "orderbook" && outcomeId !== null && bookFor !== undefined;
+    const { outcomeId } = pending;
+    const wantsBook = pending.kind === "orderbook" && outcomeId !== null && bookFor !== undefined;
     const before = sending.get(channel);
-    if (!wantsBook && !before) return emit(channel, parsed.kind, pending, at);
+    if (!wantsBook && !before) return emit(channel, pending, at);
     const next = (before ?? Promise.resolve())
       .then(() => (wantsBook ? bookFor!(pending.slug, outcomeId!).catch(() => null) : null))
-      .then((book) => emit(channel, parsed.kind, pending, at, book ? { book } : {}));
+      .then((book) => emit(channel, pending, at, book ? { book } : {}));
     sending.set(channel, next);
     void next.finally(() => sending.get(channel) === next && sending.delete(channel));
   };
   // Signals folded together name their outcome only when they all concern the same one.
   const throttle = createThrottle<Pending>(coalesceMs, send, {
-    merge: (a, b) => ({ slug: b.slug, outcomeId: a.outcomeId === b.outcomeId ? b.outcomeId : null }),
+    merge: (a, b) => ({ ...b, outcomeId: a.outcomeId === b.outcomeId ? b.outcomeId : null }),
   });
 
   const signalEveryRoom = () => {
     let n = 0;
     for (const room of rooms.keys()) {
-      const ch = parseChannel(room);
+      const ch = parseChannel(room); // rooms also hold every socket's own id
       if (ch) {
-        throttle.push(room, { slug: ch.slug, outcomeId: null });
+        throttle.push(room, { ...ch, outcomeId: null });
         n++;
       }
     }
@@ -111,19 +123,10 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
   };
 
   // ------------------------------------------------------------------ database in
-  const onNotify = (payload: string) => {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(payload);
-    } catch {
-      return; // not ours
-    }
-    if (raw && typeof raw === "object") options.onEvent?.(raw as Record<string, unknown>);
-    const parsed = notification.safeParse(raw);
-    if (!parsed.success) return; // the cache's own kinds, or not ours
-    const msg = parsed.data;
-    const channel = channelName(msg.s, msg.k);
-    if (rooms.has(channel)) throttle.push(channel, { slug: msg.s, outcomeId: msg.o });
+  // Everything a committed change sets off happens here, once per notification.
+  const onNotification = ({ k: kind, s: slug, o: outcomeId }: Notification) => {
+    const channel = channelName(slug, kind);
+    if (rooms.has(channel)) throttle.push(channel, { kind, slug, outcomeId });
   };
   // Whatever was committed while the connection was down is lost, so after a resumed LISTEN every
   // joined channel gets a signal and its clients refetch.
@@ -132,7 +135,18 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
     channel: NOTIFY_CHANNEL,
     heartbeatMs,
     log,
-    onNotify,
+    onNotify: (payload) => {
+      if (options.onEvent) {
+        try {
+          const raw: unknown = JSON.parse(payload);
+          if (raw && typeof raw === "object") options.onEvent(raw as Record<string, unknown>);
+        } catch {
+          /* not ours */
+        }
+      }
+      const n = parseNotification(payload);
+      if (n) onNotification(n);
+    },
     onListen: (resumed) => {
       options.onListening?.(true);
       if (resumed) log(`LISTEN resumed: signalled ${signalEveryRoom()} channel(s)`);
@@ -147,16 +161,17 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
   }
 
   // ------------------------------------------------------------------ clients
+  // Markets are not deleted in practice, so a slug found once is trusted for a while.
   const known = new Map<string, number>(); // slug → cached until
   const marketExists = async (slug: string) => {
     const until = known.get(slug);
     if (until && until > Date.now()) return true;
-    const [row] = await sql`SELECT 1 AS one FROM markets WHERE slug = ${slug}`;
-    if (row) {
+    const exists = await marketSlugExists(slug);
+    if (exists) {
       if (known.size >= SLUG_CACHE_MAX) known.clear();
       known.set(slug, Date.now() + SLUG_CACHE_MS);
     }
-    return Boolean(row);
+    return exists;
   };
 
   const malformed: Ack = { ok: false, error: "Malformed channel" };
@@ -190,16 +205,7 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
     // One request at a time per socket (a flood queues behind itself, holding at most one
     // database connection), and a token bucket so that it cannot queue without bound.
     let queue = Promise.resolve();
-    let tokens = JOIN_BURST;
-    let refilled = Date.now();
-    const take = () => {
-      const now = Date.now();
-      tokens = Math.min(JOIN_BURST, tokens + ((now - refilled) / 1000) * JOIN_RATE);
-      refilled = now;
-      if (tokens < 1) return false;
-      tokens -= 1;
-      return true;
-    };
+    const bucket = createTokenBucket({ burst: JOIN_BURST, ratePerS: JOIN_RATE });
 
     const handle = (op: typeof join) => (...args: unknown[]) => {
       // socket.emit("join", cb) hands the callback as the only argument; a missing one is fine.
@@ -213,7 +219,7 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
           /* the client went away */
         }
       };
-      if (!take()) return reply({ ok: false, error: "Too many requests: slow down" });
+      if (!bucket.take()) return reply({ ok: false, error: "Too many requests: slow down" });
       queue = queue.then(
         () => op(socket, payload).then(reply, (err) => {
           log(`${op.name} failed: ${(err as Error).message}`);

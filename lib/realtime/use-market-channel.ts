@@ -39,7 +39,9 @@ export function useMarketChannel(slug: string): RealtimeStatus {
         onResync: () => handler.current(kind),
       }),
     );
-    return () => unsubscribe.forEach((u) => u());
+    return () => {
+      for (const u of unsubscribe) u();
+    };
   }, [slug]);
 
   return useRealtimeStatus();

@@ -154,7 +154,7 @@ describe("seed generator – a believable dataset", () => {
     expect(trades.every((t) => Date.parse(t.executed_at) <= NOW && Date.parse(t.executed_at) >= NOW - 91 * 86_400_000)).toBe(true);
   });
 
-  it("the dataset is a valid import file (data-import.md)", () => {
+  it("the dataset is a valid import file (docs/import.md)", () => {
     const sample = markets.slice(0, 70);
     const users = Array.from({ length: ctx.users }, (_, i) => {
       const { created_at: _c, ...u } = generateUser(ctx, i);

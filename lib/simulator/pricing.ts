@@ -59,6 +59,6 @@ export function nextProbabilities(
   let left = rest - rounded.reduce((a, b) => a + b, 0);
   const order = shares.map((s, i) => [s - Math.floor(s), i] as const).sort((a, b) => b[0] - a[0]);
   for (let k = 0; left > 0; k = (k + 1) % order.length, left--) rounded[order[k][1]]++;
-  others.forEach((o, i) => out.set(o.id, rounded[i]));
+  for (const [i, o] of others.entries()) out.set(o.id, rounded[i]);
   return out;
 }

@@ -56,7 +56,7 @@ CREATE TABLE markets (
   predict_market     jsonb CHECK (predict_market IS NULL OR jsonb_typeof(predict_market) = 'object'),
   created_at         timestamptz NOT NULL DEFAULT now(),
   updated_at         timestamptz NOT NULL DEFAULT now(),
-  -- derived (see data-import.md "Derived values"); kept by refresh_market_derived()
+  -- derived (see docs/import.md "Market values"); kept by refresh_market_derived()
   comments_count     integer NOT NULL DEFAULT 0 CHECK (comments_count >= 0),
   total_liquidity    numeric(30,6) NOT NULL DEFAULT 0 CHECK (total_liquidity >= 0),
   CHECK (trading_ends_at >= trading_starts_at),

@@ -1,4 +1,4 @@
--- TRENDING (decisions.md: price × shares of the trades executed in the last 24 h) kept on the market
+-- TRENDING (docs/api.md "Sorting": price × shares of the trades executed in the last 24 h) kept on the market
 -- row, so that the list sorts it from an index instead of aggregating a day of trades per request.
 --
 -- Invariant: markets.volume_24h = Σ price × shares of the market's trades executed after

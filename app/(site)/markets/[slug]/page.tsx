@@ -3,11 +3,12 @@
 import { cache } from "react";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { HydrationBoundary, QueryClient, dehydrate } from "@tanstack/react-query";
+import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 import { ApiError } from "@/lib/api/errors";
 import { getMarket, getOrderBook } from "@/lib/markets/cache";
 import { marketDetailSchema, orderBookSchema } from "@/lib/markets/schemas";
-import { marketKeys } from "@/lib/query/keys";
+import { getQueryClient } from "@/lib/query/client";
+import { marketDetailOptions, orderBookOptions } from "@/lib/query/markets";
 import { selectedOutcomeId } from "@/lib/ui/market-view";
 import { MarketView } from "./_components/market-view";
 
@@ -36,11 +37,12 @@ export default async function MarketPage({ params, searchParams }: Props) {
   const sp = await searchParams;
   const market = await loadMarket(slug);
   const outcomeId = selectedOutcomeId(market, typeof sp.outcome === "string" ? sp.outcome : undefined);
-  const queryClient = new QueryClient();
-  queryClient.setQueryData(marketKeys.detail(slug), market);
+  const queryClient = getQueryClient();
+  queryClient.setQueryData(marketDetailOptions(slug).queryKey, market);
   if (outcomeId) {
+    // The browser's options, with a queryFn that reads through lib instead of over HTTP.
     await queryClient.prefetchQuery({
-      queryKey: marketKeys.orderBook(slug, outcomeId),
+      ...orderBookOptions(slug, outcomeId),
       queryFn: async () => orderBookSchema.parse(await getOrderBook({ slug, outcomeId })),
     });
   }
