@@ -65,7 +65,11 @@ export function marketSlugExists(slug: string) {
 }
 
 export function getMarket(key: MarketKey) {
-  return read(["markets", "detail", keyOf(key)], [marketTag(key)], () => loaded(queries.getMarket(key)));
+  return read(["markets", "detail", keyOf(key)], [marketTag(key)], async () => {
+    const value = await queries.getMarket(key);
+    // "No such market" is not kept: a market created later announces itself only to the lists.
+    return { value, expiresAt: value === null ? 0 : undefined };
+  });
 }
 
 export function getOrderBook(params: MarketKey & { outcomeId: string }) {
