@@ -5,6 +5,7 @@ import type http from "node:http";
 import { Server, type Socket } from "socket.io";
 import { z } from "zod";
 import type { Sql } from "../db/client";
+import { commitGate } from "../db/consistency";
 import {
   CHANNEL_KINDS,
   MAX_CHANNELS_PER_SOCKET,
@@ -97,6 +98,9 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
     const channel = channelName(msg.s, msg.k);
     if (rooms.has(channel)) throttle.push(channel, { slug: msg.s, outcomeId: msg.o });
   };
+  // With read replicas, a notification is handed on only once the commit's WAL position is noted,
+  // so that the refetch it causes reads data at least that new (lib/db/consistency.ts).
+  const afterCommit = commitGate(sql, log);
   // Whatever was committed while the connection was down is lost, so after a resumed LISTEN every
   // joined channel gets a signal and its clients refetch.
   const listener = createListener({
@@ -104,9 +108,9 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
     channel: NOTIFY_CHANNEL,
     heartbeatMs,
     log,
-    onNotify,
+    onNotify: (payload) => afterCommit(() => onNotify(payload)),
     onListen: (resumed) => {
-      if (resumed) log(`LISTEN resumed: signalled ${signalEveryRoom()} channel(s)`);
+      if (resumed) afterCommit(() => log(`LISTEN resumed: signalled ${signalEveryRoom()} channel(s)`));
     },
   });
   try {
