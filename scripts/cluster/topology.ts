@@ -61,6 +61,11 @@ export function postgresBinDir(): string {
   return path.join(root, versions[0], "bin");
 }
 
+/** HAProxy (HAPROXY_BIN overrides): Debian installs it in /usr/sbin, which a user's PATH may lack. */
+function haproxyBin(): string {
+  return process.env.HAPROXY_BIN || (fs.existsSync("/usr/sbin/haproxy") ? "/usr/sbin/haproxy" : "haproxy");
+}
+
 /** PostgreSQL refuses to run as root: as root, its processes run as the `postgres` OS user. */
 function postgresUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
@@ -303,10 +308,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const cfg = path.join(dir, "haproxy.cfg");
     fs.writeFileSync(cfg, haproxyConfig(port, instances.map((i) => ({ name: i.name, port: Number(new URL(i.baseURL).port) }))));
     const haproxyLog = path.join(dir, "haproxy.log");
-    const check = spawnSync(process.env.HAPROXY_BIN || "haproxy", ["-c", "-q", "-f", cfg], { encoding: "utf8" });
+    const check = spawnSync(haproxyBin(), ["-c", "-q", "-f", cfg], { encoding: "utf8" });
     if (check.error) throw new Error("haproxy not found: apt-get install haproxy (or set HAPROXY_BIN)");
     if (check.status !== 0) throw new Error(`haproxy rejected ${cfg}:\n${check.stdout}${check.stderr}`);
-    const haproxy = track(child(process.env.HAPROXY_BIN || "haproxy", ["-f", cfg, "-db"], haproxyLog));
+    const haproxy = track(child(haproxyBin(), ["-f", cfg, "-db"], haproxyLog));
     const baseURL = `http://127.0.0.1:${port}`;
     // Ready once HAProxy answers and has sent requests to every instance.
     const seen = new Set<string>();
@@ -363,7 +368,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     };
     return cluster;
   } catch (err) {
-    killAll();
+    // Whatever did start stops cleanly, the last started first (HAProxy, instances, replica, primary).
+    for (const p of [...procs].reverse()) await stopChild(p, "SIGINT");
     process.off("exit", killAll);
     throw err;
   }
