@@ -51,7 +51,7 @@ export function createReadRouter(options: ReadRouterOptions): ReadRouter {
   const replicas: Replica[] = urls.map((url, i) => {
     const r: Replica = { name: `replica ${i + 1} (${new URL(url).host})`, up: false, replayed: 0n, lagging: false, laggingFor: 0n, probedAt: 0, sql: undefined as unknown as Sql };
     // A closed connection is how a stopped replica shows first: probe now rather than at the next tick.
-    r.sql = open(url, () => void probe(r));
+    r.sql = open(url, () => void (Date.now() - r.probedAt > 100 && probe(r)));
     return r;
   });
 

@@ -21,6 +21,8 @@ export interface ClusterOptions {
   instances?: number;
   /** Runs the simulator in the first instance. */
   simulate?: boolean;
+  /** Size of the demo data seeded into an empty primary (the demo's own defaults when absent). */
+  seed?: { markets?: number; tradesPerOutcome?: number };
   /** Environment for every app instance on top of the cluster's own (e.g. DATABASE_REPLICA_CONSISTENCY). */
   env?: Record<string, string>;
   log?: (m: string) => void;
@@ -224,7 +226,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     if (n === 0) {
       log("the database is empty: seeding demo data");
       const { seedDatabase } = await import("../../lib/seed/seed");
-      await seedDatabase(sql, { log });
+      await seedDatabase(sql, { log, ...options.seed });
       await sql`VACUUM ANALYZE`;
     }
     await sql.end();
