@@ -31,6 +31,16 @@ if [ ! -x /usr/bin/chromium ] && [ ! -x /usr/bin/chromium-browser ]; then
 fi
 npx playwright test "$@" || status=1
 
+step "cluster tests (PostgreSQL primary + replica, two instances, HAProxy)"
+# Debian's postgresql and haproxy packages (CI's .ci/run installs them); elsewhere skipped, loudly.
+reports=(test-results/vitest.json test-results/playwright.json)
+if compgen -G "/usr/lib/postgresql/*/bin/pg_basebackup" >/dev/null && { command -v haproxy || [ -x /usr/sbin/haproxy ]; } >/dev/null 2>&1 || [ -n "${CI:-}" ]; then
+  npx vitest run --config vitest.cluster.config.ts --reporter=default --reporter=json --outputFile.json=test-results/cluster.json || status=1
+  reports+=(test-results/cluster.json)
+else
+  echo "SKIPPED: no pg_basebackup or haproxy (apt-get install postgresql haproxy) – npm run test:cluster"
+fi
+
 step "summary"
-node scripts/test-summary.mjs test-results/vitest.json test-results/playwright.json || status=1
+node scripts/test-summary.mjs "${reports[@]}" || status=1
 exit $status

@@ -2,13 +2,16 @@
 import fs from "node:fs";
 
 let passed = 0, failed = 0, skipped = 0;
-const [vitestFile, playwrightFile] = process.argv.slice(2);
-if (fs.existsSync(vitestFile)) {
-  const v = JSON.parse(fs.readFileSync(vitestFile, "utf8"));
-  passed += v.numPassedTests ?? 0;
-  failed += v.numFailedTests ?? 0;
-  skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
-} else failed += 1;
+// Further vitest reports (the cluster tests) may follow the two.
+const [vitestFile, playwrightFile, ...moreVitest] = process.argv.slice(2);
+for (const file of [vitestFile, ...moreVitest]) {
+  if (fs.existsSync(file)) {
+    const v = JSON.parse(fs.readFileSync(file, "utf8"));
+    passed += v.numPassedTests ?? 0;
+    failed += v.numFailedTests ?? 0;
+    skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+  } else failed += 1;
+}
 if (fs.existsSync(playwrightFile)) {
   const s = JSON.parse(fs.readFileSync(playwrightFile, "utf8")).stats ?? {};
   passed += (s.expected ?? 0) + (s.flaky ?? 0);

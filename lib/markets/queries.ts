@@ -1,7 +1,7 @@
 // Every read of the public API, one function per query, each taking one params object.
 // Server side only: route handlers and server components call these directly.
 import type postgres from "postgres";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { badQuery, notFound } from "@/lib/api/errors";
 import { buildNativeBook, formatExternalBook } from "./order-book";
 import { bucketTrades, historyWindow } from "./price-history";
@@ -46,8 +46,8 @@ const SORT_COLUMNS = {
  * plus the markets that aged: a short index scan instead of a day of trades per request.
  * One snapshot for both steps, so that a sweep in between cannot subtract twice.
  */
-function listTrending(where: postgres.Fragment, dir: postgres.Fragment, limit: number, offset: number) {
-  return db().begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", async (tx) => {
+async function listTrending(where: postgres.Fragment, dir: postgres.Fragment, limit: number, offset: number) {
+  return (await readDb()).begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", async (tx) => {
     // At most a sweep interval's worth of trades (a minute), from trades_time_idx.
     const aged = await tx<{ market_id: string; v: string }[]>`
       SELECT market_id, sum(price * shares)::text AS v FROM trades
@@ -80,7 +80,7 @@ export function substringPattern(q: string) {
 const stripNul = (s: string) => s.replace(/\u0000/g, "");
 
 async function outcomesByMarket(marketIds: string[]) {
-  const sql = db();
+  const sql = await readDb();
   const rows = marketIds.length
     ? await sql`SELECT * FROM outcomes WHERE market_id = ANY(${marketIds}::uuid[]) ORDER BY market_id, index`
     : [];
@@ -94,7 +94,7 @@ async function outcomesByMarket(marketIds: string[]) {
 }
 
 export async function listMarkets(query: MarketListQuery): Promise<MarketListResponse> {
-  const sql = db();
+  const sql = await readDb();
   const { status, category, subCategory, q, sortBy, sortOrder, limit, offset } = query;
   const where = sql`
     m.status = ${status}
@@ -127,12 +127,12 @@ function validKey(key: MarketKey) {
 /** Whether a market has this slug: one index probe, for the market page's 404 before it streams. */
 export async function marketSlugExists(slug: string): Promise<boolean> {
   if (!SLUG_RE.test(slug)) return false;
-  const [row] = await db()`SELECT 1 AS one FROM markets WHERE slug = ${slug}`;
+  const [row] = await (await readDb())`SELECT 1 AS one FROM markets WHERE slug = ${slug}`;
   return Boolean(row);
 }
 
 export async function getMarket(key: MarketKey): Promise<MarketDetail> {
-  const sql = db();
+  const sql = await readDb();
   if (!validKey(key)) throw notFound(`Market not found: ${describeKey(key)}`);
   const [m] = await sql`
     SELECT ${sql([...DETAIL_COLUMNS])} FROM markets
@@ -173,7 +173,7 @@ export async function getMarket(key: MarketKey): Promise<MarketDetail> {
  * unknown market → 404, unknown or malformed outcome → 404, outcome of another market → 400.
  */
 async function resolveOutcome(key: MarketKey, outcomeId: string) {
-  const sql = db();
+  const sql = await readDb();
   if (!validKey(key)) throw notFound(`Market not found: ${describeKey(key)}`);
   const outcomeKey = isUuid(outcomeId) ? outcomeId : null;
   const [row] = await sql`
@@ -187,7 +187,7 @@ async function resolveOutcome(key: MarketKey, outcomeId: string) {
 }
 
 export async function getOrderBook(params: MarketKey & { outcomeId: string }): Promise<OrderBook> {
-  const sql = db();
+  const sql = await readDb();
   const o = await resolveOutcome(params, params.outcomeId);
   const head = { outcome_id: o.outcome_id, outcome_side: `${o.name} - ${o.side}` };
   if (o.external_source) {
@@ -205,7 +205,7 @@ export async function getOrderBook(params: MarketKey & { outcomeId: string }): P
 // The default end is the current instant, not the current whole second: a trade committed a few ms
 // ago (announced by a push signal) must already be in the answer.
 export async function getPriceHistory(params: MarketKey & PriceHistoryQuery, nowS = Date.now() / 1000): Promise<PriceHistory> {
-  const sql = db();
+  const sql = await readDb();
   const o = await resolveOutcome(params, params.outcomeId);
   const { startTs, endTs } = historyWindow(params, nowS, HISTORY_DEFAULT_WINDOW_S);
   if (startTs > endTs) return { history: [] };
@@ -222,7 +222,7 @@ export async function getPriceHistory(params: MarketKey & PriceHistoryQuery, now
 
 /** Distinct sub-categories with their market counts, for the list's sub-category choice. */
 export async function listSubCategories(params: { status: string; category?: string }) {
-  const sql = db();
+  const sql = await readDb();
   return sql<{ sub_category: string; count: number }[]>`
     SELECT sub_category, count(*)::int AS count FROM markets
     WHERE status = ${params.status} ${params.category ? sql`AND category = ${params.category}` : sql``}
@@ -232,7 +232,8 @@ export async function listSubCategories(params: { status: string; category?: str
 
 /** When the next trade turns 24 h old and so changes a TRENDING order (unix ms), or null if none will. */
 export async function nextTrendingChange(): Promise<number | null> {
-  const [row] = await db()<{ at: number | null }[]>`
+  const sql = await readDb();
+  const [row] = await sql<{ at: number | null }[]>`
     SELECT (extract(epoch FROM min(executed_at) + interval '24 hours') * 1000)::float8 AS at
       FROM trades WHERE executed_at > now() - interval '24 hours'`;
   return row?.at ?? null;

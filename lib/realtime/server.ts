@@ -4,6 +4,8 @@
 import type http from "node:http";
 import { Server, type Socket } from "socket.io";
 import { z } from "zod";
+import { db } from "../db/client";
+import { commitGate } from "../db/consistency";
 import { marketSlugExists } from "../markets/queries";
 import {
   CHANNEL_KINDS,
@@ -128,6 +130,9 @@ export async function attachRealtime(server: http.Server, options: RealtimeOptio
     const channel = channelName(slug, kind);
     if (rooms.has(channel)) throttle.push(channel, { kind, slug, outcomeId });
   };
+  // With read replicas, a notification is handed on only once the commit's WAL position is noted,
+  // so that the refetch it causes reads data at least that new (lib/db/consistency.ts).
+  const afterCommit = commitGate(db(), log);
   // Whatever was committed while the connection was down is lost, so after a resumed LISTEN every
   // joined channel gets a signal and its clients refetch.
   const listener = createListener({
@@ -135,7 +140,7 @@ export async function attachRealtime(server: http.Server, options: RealtimeOptio
     channel: NOTIFY_CHANNEL,
     heartbeatMs,
     log,
-    onNotify: (payload) => {
+    onNotify: (payload) => afterCommit(() => {
       if (options.onEvent) {
         try {
           const raw: unknown = JSON.parse(payload);
@@ -146,11 +151,12 @@ export async function attachRealtime(server: http.Server, options: RealtimeOptio
       }
       const n = parseNotification(payload);
       if (n) onNotification(n);
-    },
-    onListen: (resumed) => {
-      options.onListening?.(true);
-      if (resumed) log(`LISTEN resumed: signalled ${signalEveryRoom()} channel(s)`);
-    },
+    }),
+    onListen: (resumed) =>
+      afterCommit(() => {
+        options.onListening?.(true);
+        if (resumed) log(`LISTEN resumed: signalled ${signalEveryRoom()} channel(s)`);
+      }),
     onLost: () => options.onListening?.(false),
   });
   try {

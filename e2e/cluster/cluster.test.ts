@@ -1,0 +1,234 @@
+// The cluster of `npm run cluster` under test: PostgreSQL primary + streaming replica, two app
+// instances, HAProxy in front. Every request goes through HAProxy; writes go straight to the primary,
+// as the simulator's or an importer's would. The tests run in order and share one cluster.
+import fs from "node:fs";
+import path from "node:path";
+import postgres from "postgres";
+import { io, type Socket } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Signal } from "@/lib/realtime/channels";
+import { join, sleep, waitFor } from "../realtime-helpers";
+import { addOrder, addTrades, makeMarket, type TestMarket } from "../support/markets";
+import { freePort, startCluster, type Cluster } from "../../scripts/cluster/topology";
+
+const dir = path.join(process.cwd(), ".data", `cluster-test-${process.pid}`);
+let cluster: Cluster;
+let primary: postgres.Sql;
+let replica: postgres.Sql;
+
+beforeAll(async () => {
+  const port = process.env.TEST_PORT ? Number(process.env.TEST_PORT) : await freePort();
+  // Fewer markets than the demo: these tests write their own and only need a list to compare.
+  cluster = await startCluster({ dir, port, seed: { markets: 60, tradesPerOutcome: 40 }, log: (m) => console.log(`[cluster] ${m}`) });
+  primary = postgres(cluster.primaryUrl, { max: 2, onnotice: () => {} });
+  replica = postgres(cluster.replicaUrl, { max: 1, onnotice: () => {} });
+}, 600_000);
+
+afterAll(async () => {
+  await primary?.end();
+  await replica?.end({ timeout: 0 });
+  await cluster?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+}, 120_000);
+
+/** GET through HAProxy; `server` pins the request to one instance with HAProxy's SRV cookie. */
+async function get(pathAndQuery: string, server?: string) {
+  const res = await fetch(`${cluster.baseURL}${pathAndQuery}`, { headers: server ? { cookie: `SRV=${server}` } : {} });
+  return { status: res.status, servedBy: res.headers.get("x-served-by"), body: res.ok ? await res.json() : await res.text() };
+}
+
+const bookPath = (m: TestMarket) => `/v1/markets/slug/${m.slug}/orderbook?outcomeId=${m.outcomes[0]}`;
+const bidPrices = (book: { bids: { price: string }[] }) => book.bids.map((b) => b.price);
+
+/** A socket.io client through HAProxy, pinned to `server` by its SRV cookie when given. */
+async function connect(opts: { server?: string; transport?: "websocket" | "polling" } = {}) {
+  const socket = io(cluster.baseURL, {
+    path: "/socket.io",
+    transports: [opts.transport ?? "websocket"],
+    forceNew: true,
+    reconnectionDelay: 200,
+    reconnectionDelayMax: 1000,
+    withCredentials: true, // keeps HAProxy's cookie (engine.io-client's cookie jar under Node)
+    extraHeaders: opts.server ? { cookie: `SRV=${opts.server}` } : {},
+  });
+  await new Promise<void>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error("no socket.io connection through HAProxy")), 15_000);
+    socket.once("connect", () => (clearTimeout(t), resolve()));
+  });
+  return socket;
+}
+
+function signals(socket: Socket) {
+  const got: Signal[] = [];
+  socket.on("orderbook", (s: Signal) => got.push(s));
+  return got;
+}
+
+/** Client queries that a replica served: backends whose last statement read the markets table. */
+async function replicaServedReads() {
+  const [{ n }] = await replica<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM pg_stat_activity
+     WHERE datname = 'markets' AND pid <> pg_backend_pid() AND query ILIKE '%from markets%'`;
+  return n;
+}
+
+describe("cluster – through HAProxy", () => {
+  it("list, market, book and history are correct, and both instances serve them", async () => {
+    const [{ total }] = await primary<{ total: number }[]>`SELECT count(*)::int AS total FROM markets WHERE status = 'ACTIVE'`;
+    const top = await primary<{ slug: string }[]>`SELECT slug FROM markets WHERE status = 'ACTIVE' ORDER BY created_at DESC, id DESC LIMIT 5`;
+    const served = new Set<string>();
+    for (let i = 0; i < 4; i++) {
+      const list = await get("/v1/markets?limit=5");
+      expect(list.status).toBe(200);
+      expect(list.body.total).toBe(total);
+      expect(list.body.markets.map((m: { slug: string }) => m.slug)).toEqual(top.map((t) => t.slug));
+      served.add(list.servedBy!);
+    }
+    expect([...served].sort()).toEqual(["app1", "app2"]);
+
+    const m = await makeMarket(primary, { prefix: "cl", status: "ACTIVE" });
+    await addOrder(primary, m, { price: "0.410" });
+    await addTrades(primary, m, [{ price: "0.420" }]);
+    // The replica replays within milliseconds here (no delay yet): poll until both instances see it.
+    for (const server of ["app1", "app2"]) {
+      await expect.poll(async () => (await get(`/v1/markets/slug/${m.slug}`, server)).status, { timeout: 10_000 }).toBe(200);
+      const market = await get(`/v1/markets/slug/${m.slug}`, server);
+      expect(market.servedBy).toBe(server);
+      expect(market.body).toMatchObject({ id: m.id, slug: m.slug });
+      expect(market.body.outcomes.map((o: { id: string }) => o.id)).toEqual(m.outcomes);
+      await expect.poll(async () => bidPrices((await get(bookPath(m), server)).body), { timeout: 10_000 }).toEqual(["0.410"]);
+      const history = await get(`/v1/markets/slug/${m.slug}/prices-history?outcomeId=${m.outcomes[0]}`, server);
+      expect(history.body.history.map((h: { p: number }) => h.p)).toEqual([0.42]);
+    }
+    expect(await replicaServedReads()).toBeGreaterThan(0);
+  });
+
+  it("Socket.IO's polling fallback keeps its session: the SRV cookie pins it to one instance", async () => {
+    const socket = await connect({ transport: "polling" });
+    try {
+      const m = await makeMarket(primary, { prefix: "cl", status: "ACTIVE" });
+      await expect.poll(async () => (await join(socket, `market:${m.slug}:orderbook`)).ok, { timeout: 10_000 }).toBe(true);
+      const got = signals(socket);
+      await addOrder(primary, m, { price: "0.300" });
+      await waitFor(() => got.length > 0, 10_000, "a signal over long-polling");
+      expect(socket.connected).toBe(true);
+    } finally {
+      socket.close();
+    }
+  });
+
+  it("a socket on app1 receives the signal of a write, and app2 serves the refetch with that write", async () => {
+    const m = await makeMarket(primary, { prefix: "cl", status: "ACTIVE" });
+    const socket = await connect({ server: "app1" });
+    try {
+      await expect.poll(async () => (await join(socket, `market:${m.slug}:orderbook`)).ok, { timeout: 10_000 }).toBe(true);
+      const got = signals(socket);
+      await addOrder(primary, m, { price: "0.510" });
+      await waitFor(() => got.length > 0, 10_000, "the signal on app1");
+      const book = await get(bookPath(m), "app2");
+      expect(book.servedBy).toBe("app2");
+      expect(bidPrices(book.body)).toEqual(["0.510"]);
+    } finally {
+      socket.close();
+    }
+  });
+});
+
+describe("cluster – a push never outruns the data (replica held back by recovery_min_apply_delay)", () => {
+  beforeAll(() => cluster.replica.setApplyDelay(2000));
+  afterAll(() => cluster.replica.setApplyDelay(0));
+
+  it.each(["app1", "app2"])("a client on %s that refetches after each signal gets the new order, though the replica has not replayed it", async (server) => {
+    const m = await makeMarket(primary, { prefix: "lag", status: "ACTIVE" });
+    // The market itself reaches the replica first, so that what differs is only the new orders.
+    await expect.poll(async () => (await replica`SELECT 1 FROM markets WHERE id = ${m.id}`).length, { timeout: 10_000 }).toBe(1);
+    const socket = await connect({ server });
+    try {
+      expect((await join(socket, `market:${m.slug}:orderbook`)).ok).toBe(true);
+      const got = signals(socket);
+      for (let i = 1; i <= 3; i++) {
+        const price = `0.${600 + i}`;
+        await addOrder(primary, m, { price });
+        await waitFor(() => got.length >= i, 10_000, `signal ${i}`);
+        // Any instance, round robin: each heard the NOTIFY too.
+        const book = await get(bookPath(m));
+        expect(book.status).toBe(200);
+        expect(bidPrices(book.body), `refetch ${i} served by ${book.servedBy}`).toContain(price);
+        // The replica really is behind: read it directly.
+        const [row] = await replica`SELECT count(*)::int AS n FROM orders WHERE market_id = ${m.id} AND price = ${price}`;
+        expect(row.n, "the replica should still lack the order (the test would prove nothing)").toBe(0);
+      }
+    } finally {
+      socket.close();
+    }
+  });
+});
+
+describe("cluster – failures", () => {
+  it("the replica stopped: reads continue from the primary, then return to the replica when it is back", async () => {
+    const m = await makeMarket(primary, { prefix: "cl", status: "ACTIVE" });
+    await cluster.replica.stop();
+    try {
+      const failures: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const res = await get(`/v1/markets?limit=3`);
+        if (res.status !== 200) failures.push(res.status);
+        await sleep(50);
+      }
+      expect(failures).toEqual([]);
+      await addOrder(primary, m, { price: "0.700" });
+      for (const server of ["app1", "app2"]) expect(bidPrices((await get(bookPath(m), server)).body)).toEqual(["0.700"]);
+    } finally {
+      await cluster.replica.start();
+    }
+    // Within a probe interval the instances read from the replica again.
+    await expect
+      .poll(async () => {
+        await Promise.all([get("/v1/markets?limit=3", "app1"), get("/v1/markets?limit=3", "app2")]);
+        return replicaServedReads();
+      }, { timeout: 15_000, interval: 500 })
+      .toBeGreaterThanOrEqual(2);
+  });
+
+  it("app1 killed: its clients reconnect through HAProxy to app2, rejoin and refetch, and miss nothing", async () => {
+    const m = await makeMarket(primary, { prefix: "cl", status: "ACTIVE" });
+    const channel = `market:${m.slug}:orderbook`;
+    const socket = await connect({ server: "app1" });
+    // The client of the README: on every (re)connect it joins again and refetches.
+    const seen: { connection: number; seq: number }[] = [];
+    let connection = 0;
+    let book: string[] = [];
+    const refetch = async () => (book = bidPrices((await get(bookPath(m), "app2")).body));
+    socket.on("orderbook", (s: Signal) => {
+      seen.push({ connection, seq: s.seq });
+      void refetch();
+    });
+    socket.io.on("reconnect", async () => {
+      connection++;
+      await join(socket, channel);
+      await refetch();
+    });
+    try {
+      expect((await join(socket, channel)).ok).toBe(true);
+      await addOrder(primary, m, { price: "0.200" });
+      await waitFor(() => seen.length === 1, 10_000, "the first signal");
+
+      await cluster.instances[0].kill();
+      await addOrder(primary, m, { price: "0.210" }); // committed while the client has no socket
+      await waitFor(() => connection === 1 && socket.connected, 30_000, "the reconnect through HAProxy");
+      await waitFor(() => book.includes("0.210"), 10_000, "the refetch after the reconnect");
+
+      await addOrder(primary, m, { price: "0.220" });
+      await waitFor(() => book.includes("0.220"), 10_000, "the signal from app2");
+      expect(book).toEqual(["0.220", "0.210", "0.200"]);
+      // seq counts per instance: 1 on app1, then from 1 again on app2, never a jump within one.
+      expect(seen[0]).toEqual({ connection: 0, seq: 1 });
+      const onApp2 = seen.filter((s) => s.connection === 1).map((s) => s.seq);
+      expect(onApp2.length).toBeGreaterThan(0);
+      expect(onApp2).toEqual(onApp2.map((_, i) => i + 1));
+    } finally {
+      socket.close();
+      await cluster.instances[0].start();
+    }
+  });
+});

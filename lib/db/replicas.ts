@@ -1,0 +1,123 @@
+// Chooses the pool a read goes to: a streaming replica that is up and has replayed at least the
+// position this instance has announced (lib/db/consistency.ts), else the primary. Replicas are
+// probed once a second (and at once when one of their connections closes), never per request; a
+// read that needs a replica to catch up polls it every few ms for a bounded time.
+import type { Sql } from "./client";
+import { consistencyEnabled, parseLsn, requiredPosition } from "./consistency";
+
+export interface ReadRouterOptions {
+  primary: Sql;
+  urls: string[];
+  /** Opens a pool; `onclose` must be passed on to postgres.js. */
+  open: (url: string, onclose: () => void) => Sql;
+  /** How long a read waits for a replica to replay a noted position before it reads the primary. */
+  waitMs?: number;
+  /** Health and position probe interval. */
+  checkMs?: number;
+  log?: (m: string) => void;
+}
+
+export interface ReplicaState {
+  name: string;
+  up: boolean;
+  replayed: bigint;
+  lagging: boolean;
+}
+
+export interface ReadRouter {
+  pick: () => Promise<Sql>;
+  state: () => ReplicaState[];
+  close: () => Promise<void>;
+}
+
+interface Replica extends ReplicaState {
+  sql: Sql;
+  /** The position it failed to reach in time; it is waited for again once it has replayed that far. */
+  laggingFor: bigint;
+  probing?: Promise<void>;
+  probedAt: number;
+}
+
+const POLL_MS = 5;
+const NOT_IN_RECOVERY = (1n << 64n) - 1n; // a URL that names a primary serves any position
+
+export function createReadRouter(options: ReadRouterOptions): ReadRouter {
+  const { primary, urls, open } = options;
+  const waitMs = options.waitMs ?? Number(process.env.DATABASE_REPLICA_WAIT_MS ?? 200);
+  const checkMs = options.checkMs ?? Number(process.env.DATABASE_REPLICA_CHECK_MS ?? 1000);
+  const log = options.log ?? ((m: string) => console.log(`[db] ${m}`));
+  const consistent = consistencyEnabled();
+
+  const replicas: Replica[] = urls.map((url, i) => {
+    const r: Replica = { name: `replica ${i + 1} (${new URL(url).host})`, up: false, replayed: 0n, lagging: false, laggingFor: 0n, probedAt: 0, sql: undefined as unknown as Sql };
+    // A closed connection is how a stopped replica shows first: probe now rather than at the next tick.
+    r.sql = open(url, () => void (Date.now() - r.probedAt > 100 && probe(r)));
+    return r;
+  });
+
+  const probe = (r: Replica): Promise<void> => {
+    if (r.probing) return r.probing;
+    r.probedAt = Date.now();
+    r.probing = (async () => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer in ${checkMs} ms`)), checkMs);
+        });
+        const [row] = await Promise.race([r.sql<{ lsn: string | null }[]>`SELECT pg_last_wal_replay_lsn()::text AS lsn`, timeout]);
+        r.replayed = row.lsn === null ? NOT_IN_RECOVERY : parseLsn(row.lsn);
+        if (!r.up) log(`${r.name} is up`);
+        r.up = true;
+        if (r.replayed >= r.laggingFor) r.lagging = false;
+      } catch (err) {
+        if (r.up) log(`${r.name} is down, reading elsewhere: ${(err as Error).message}`);
+        r.up = false;
+      } finally {
+        clearTimeout(timer);
+        r.probing = undefined;
+      }
+    })();
+    return r.probing;
+  };
+  // Several reads waiting on one replica share its probes, at most one per POLL_MS.
+  const poll = (r: Replica) => (r.probing ?? (Date.now() - r.probedAt < POLL_MS ? Promise.resolve() : probe(r)));
+
+  const ticker = setInterval(() => replicas.forEach((r) => void probe(r)), checkMs);
+  ticker.unref();
+  const first = Promise.all(replicas.map(probe));
+
+  let turn = 0;
+  const caughtUp = (need: bigint) => {
+    const ready = replicas.filter((r) => r.up && r.replayed >= need);
+    return ready.length ? ready[turn++ % ready.length] : undefined;
+  };
+
+  return {
+    async pick() {
+      await first;
+      const need = consistent ? requiredPosition() : 0n;
+      const ready = caughtUp(need);
+      if (ready) return ready.sql;
+      // Replicas that already failed to catch up in time are not waited for again until a probe sees them there.
+      const waitable = replicas.filter((r) => r.up && !r.lagging);
+      for (const r of replicas) if (r.up && r.lagging) void poll(r);
+      if (!waitable.length) return primary;
+      const deadline = Date.now() + waitMs;
+      while (Date.now() < deadline) {
+        await Promise.all(waitable.map(poll));
+        const r = caughtUp(need);
+        if (r) return r.sql;
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+      for (const r of waitable) {
+        if (r.up && r.replayed < need) Object.assign(r, { lagging: true, laggingFor: need });
+      }
+      return primary;
+    },
+    state: () => replicas.map(({ name, up, replayed, lagging }) => ({ name, up, replayed, lagging })),
+    async close() {
+      clearInterval(ticker);
+      await Promise.all(replicas.map((r) => r.sql.end({ timeout: 1 }).catch(() => {})));
+    },
+  };
+}
