@@ -5,7 +5,7 @@ import cliProgress from "cli-progress";
 import { closeDb, db } from "../lib/db/client";
 import { resolveDatabase } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
-import { ImportError, importFile } from "../lib/import/import";
+import { ImportError, importFile, vacuumAfterImport } from "../lib/import/import";
 
 const files = process.argv.slice(2).filter((a) => a !== "--");
 if (!files.length) {
@@ -20,6 +20,7 @@ let exitCode = 0;
 try {
   const sql = db();
   await migrate(sql, (m) => console.error(m));
+  let imported = 0;
   for (const file of files) {
     let data: unknown;
     try {
@@ -43,6 +44,7 @@ try {
         },
       });
       if (barStarted) bar.stop();
+      imported++;
       console.log(
         `${file}: imported users=${s.users} markets=${s.markets} outcomes=${s.outcomes} comments=${s.comments} orders=${s.orders} trades=${s.trades} external_books=${s.external_books} (${s.markets_touched} markets refreshed) in ${(s.ms / 1000).toFixed(1)} s`,
       );
@@ -53,6 +55,11 @@ try {
       exitCode = 1;
       break;
     }
+  }
+  if (imported) {
+    const t0 = Date.now();
+    await vacuumAfterImport(sql);
+    console.log(`vacuum (analyze) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
 } finally {
   await closeDb();

@@ -1,4 +1,5 @@
 // The NestJS-style error body of decisions.md, and the one exception type handlers throw.
+import { MarketNotFound, OutcomeMismatch, OutcomeNotFound } from "@/lib/markets/errors";
 import type { ErrorBody } from "@/lib/markets/schemas";
 
 const REASONS: Record<number, string> = {
@@ -21,6 +22,15 @@ export class ApiError extends Error {
 export const notFound = (message: string) => new ApiError(404, message);
 /** Query validation failures carry message as an array (decisions.md). */
 export const badQuery = (...messages: string[]) => new ApiError(400, messages);
+
+/** The HTTP answer to an error: ApiError as it is, domain errors by the spec's rules, anything else none. */
+export function apiErrorOf(err: unknown): ApiError | null {
+  if (err instanceof ApiError) return err;
+  if (err instanceof MarketNotFound || err instanceof OutcomeNotFound) return notFound(err.message);
+  // The spec words this one as a query validation failure: message is an array.
+  if (err instanceof OutcomeMismatch) return badQuery(err.message);
+  return null;
+}
 
 export function errorBody(status: number, message: string | string[]): ErrorBody {
   return { statusCode: status, message, error: REASONS[status] ?? "Error" };

@@ -1,11 +1,11 @@
 // The wrapper every /v1 handler goes through, and so the one place for cross-cutting HTTP behaviour:
-// error mapping (ApiError → its status and body, anything else → a logged 500 with a bland body),
+// error mapping (ApiError and domain errors → their status and body, anything else → a logged 500 with a bland body),
 // the camelCase variant chosen by Accept, weak ETags with 304s, Cache-Control per endpoint, Vary and CORS.
 // Handlers stay thin: they return data, never a Response, and have no try/catch of their own.
 import { createHash } from "node:crypto";
 import { withCacheStatus, type RequestCacheStatus } from "@/lib/cache/request-status";
 import { CAMEL_MEDIA_TYPE } from "@/lib/markets/schemas";
-import { ApiError, errorBody } from "./errors";
+import { apiErrorOf, errorBody } from "./errors";
 
 type Ctx<P> = { params: Promise<P> };
 type Handler<P, T> = (req: Request, ctx: Ctx<P>) => Promise<T>;
@@ -138,7 +138,8 @@ export function route<P = Record<string, string>, T = unknown>(options: RouteOpt
       const { status, result } = withCacheStatus(() => handler(req, ctx));
       return json(req, await result, options, status);
     } catch (err) {
-      if (err instanceof ApiError) return errorResponse(req, err.status, err.detail);
+      const api = apiErrorOf(err);
+      if (api) return errorResponse(req, api.status, api.detail);
       // Never leak SQL, stack traces or connection strings to the client.
       console.error(`[api] ${req.method} ${new URL(req.url).pathname} failed:`, err);
       return errorResponse(req, 500, "Internal server error");

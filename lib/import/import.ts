@@ -2,6 +2,7 @@
 // file and the database), then upsert it in one transaction and refresh the derived columns.
 import type { ZodError } from "zod";
 import type { Sql } from "../db/client";
+import { vacuumAnalyze } from "../db/vacuum";
 import { type ImportFile, importFileSchema } from "../markets/import-schemas";
 
 // ------------------------------------------------------------------------------------ messages
@@ -374,4 +375,12 @@ export async function importFile(sql: Sql, data: unknown, opts: ImportOptions = 
   }
   const counts = Object.fromEntries(Object.entries(rows).map(([k, r]) => [k, r.length])) as Record<TableName, number>;
   return { ...counts, markets_touched: touched.size, ms: Date.now() - started };
+}
+
+/** Every table an import writes, directly or through the triggers of the derived values. */
+const WRITTEN_TABLES = [...Object.values(TABLES).map((t) => t.table), "market_counts", "market_traders"];
+
+/** VACUUM (ANALYZE) after imports (outside their transactions), so index-only scans work at once. */
+export async function vacuumAfterImport(sql: Sql): Promise<void> {
+  await vacuumAnalyze(sql, WRITTEN_TABLES);
 }

@@ -1,14 +1,14 @@
-// Rows as postgres.js returns them (numerics as strings, timestamptz as Date) → the API's snake_case shape.
+// Typed rows (lib/markets/rows.ts: numerics as strings, timestamptz as Date) → the API's snake_case shape.
+import type { CommentRow, MarketDetailRow, MarketRow, OutcomeRow, TopTraderRow, UserRefRow } from "./rows";
 import type { Comment, MarketDetail, MarketListItem, Outcome } from "./schemas";
 
-export type Row = Record<string, any>;
-
-const ts = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+const iso = (d: Date) => d.toISOString();
+const ts = (d: Date | null) => (d ? d.toISOString() : null);
 const num = (s: string | number) => Number(s);
 /** Probability: a number with two decimals on the 0..100 scale. */
 const pct = (s: string | number) => Math.round(Number(s) * 100) / 100;
 
-export function outcomeFromRow(r: Row): Outcome {
+export function outcomeFromRow(r: OutcomeRow): Outcome {
   return {
     id: r.id,
     market_id: r.market_id,
@@ -23,14 +23,14 @@ export function outcomeFromRow(r: Row): Outcome {
     condition_id: r.condition_id,
     position_id: r.position_id,
     payout_wei: r.payout_wei,
-    created_at: ts(r.created_at)!,
-    updated_at: ts(r.updated_at)!,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
   };
 }
 
 type MarketBase = Omit<MarketListItem, "comments_count">;
 
-function marketBaseFromRow(r: Row, outcomes: Outcome[]): MarketBase {
+function marketBaseFromRow(r: MarketRow, outcomes: Outcome[]): MarketBase {
   return {
     id: r.id,
     slug: r.slug,
@@ -40,8 +40,8 @@ function marketBaseFromRow(r: Row, outcomes: Outcome[]): MarketBase {
     sub_category: r.sub_category,
     type: r.type,
     status: r.status,
-    trading_starts_at: ts(r.trading_starts_at)!,
-    trading_ends_at: ts(r.trading_ends_at)!,
+    trading_starts_at: iso(r.trading_starts_at),
+    trading_ends_at: iso(r.trading_ends_at),
     resolution_date: ts(r.resolution_date),
     winning_outcome_id: r.winning_outcome_id,
     winning_outcome: r.winning_outcome_id ? (outcomes.find((o) => o.id === r.winning_outcome_id) ?? null) : null,
@@ -64,17 +64,17 @@ function marketBaseFromRow(r: Row, outcomes: Outcome[]): MarketBase {
     views: r.views,
     verified: r.verified,
     featured: r.featured,
-    created_at: ts(r.created_at)!,
-    updated_at: ts(r.updated_at)!,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
     outcomes,
   };
 }
 
-export function marketListItemFromRow(r: Row, outcomes: Outcome[]): MarketListItem {
+export function marketListItemFromRow(r: MarketRow, outcomes: Outcome[]): MarketListItem {
   return { ...marketBaseFromRow(r, outcomes), comments_count: r.comments_count };
 }
 
-export function commentFromRow(r: Row): Comment {
+export function commentFromRow(r: CommentRow): Comment {
   return {
     id: r.id,
     user_id: r.user_id,
@@ -83,14 +83,14 @@ export function commentFromRow(r: Row): Comment {
     likes_count: r.likes_count,
     is_liked: false,
     reply_count: r.reply_count,
-    created_at: ts(r.created_at)!,
+    created_at: iso(r.created_at),
     user: { id: r.user_id, username: r.username, profile_image_url: r.profile_image_url },
   };
 }
 
 export function marketDetailFromRow(
-  r: Row,
-  parts: { outcomes: Outcome[]; comments: Comment[]; topTraders: Row[]; creator: Row | null },
+  r: MarketDetailRow,
+  parts: { outcomes: Outcome[]; comments: Comment[]; topTraders: TopTraderRow[]; creator: UserRefRow | null },
 ): MarketDetail {
   const detail: MarketDetail = {
     ...marketBaseFromRow(r, parts.outcomes),

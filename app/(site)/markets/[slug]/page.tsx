@@ -4,7 +4,6 @@ import { cache } from "react";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
-import { ApiError } from "@/lib/api/errors";
 import { getMarket, getOrderBook } from "@/lib/markets/cache";
 import { marketDetailSchema, orderBookSchema } from "@/lib/markets/schemas";
 import { getQueryClient } from "@/lib/query/client";
@@ -19,12 +18,9 @@ type Props = {
 
 // Once per request for the metadata and the page; a slug deleted since the layout checked it is a 404.
 const loadMarket = cache(async (slug: string) => {
-  try {
-    return marketDetailSchema.parse(await getMarket({ slug }));
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) notFound();
-    throw err;
-  }
+  const market = await getMarket({ slug });
+  if (!market) notFound();
+  return marketDetailSchema.parse(market);
 });
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {

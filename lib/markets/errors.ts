@@ -1,0 +1,31 @@
+// What the data layer reports when a request names something that is not there. lib/markets knows
+// nothing of HTTP: lib/api/errors.ts maps these to the spec's statuses and bodies.
+
+export class DomainError extends Error {}
+
+/** No market has this id or slug (also for a malformed one). */
+export class MarketNotFound extends DomainError {
+  constructor(readonly key: string) {
+    super(`Market not found: ${key}`);
+  }
+}
+
+/** The outcome id is unknown or malformed. */
+export class OutcomeNotFound extends DomainError {
+  constructor() {
+    super("Outcome not found");
+  }
+}
+
+/** The outcome exists but belongs to another market. */
+export class OutcomeMismatch extends DomainError {
+  constructor() {
+    super("Outcome does not belong to this market");
+  }
+}
+
+/** The market a read found, or MarketNotFound for the id or slug it was asked for. */
+export function marketOrNotFound<T>(market: T | null, key: string): T {
+  if (market === null) throw new MarketNotFound(key);
+  return market;
+}

@@ -1,0 +1,124 @@
+// The rows our queries select, typed as postgres.js hands them back (uuid, text and enums → string,
+// numeric → string, integer → number, timestamptz → Date, text[] → string[], jsonb → parsed), with
+// the column lists that select them. The compiler checks that a list names every field of its row.
+import type { Category, MarketStatus } from "./constants";
+
+type MarketType = "BINARY" | "MULTI";
+type Side = "YES" | "NO";
+
+/**
+ * A column list for row type R: names only fields of R and every one of them. A missing column is
+ * a compile error that names it.
+ */
+export function columnsOf<R>() {
+  return <const C extends readonly (keyof R & string)[]>(
+    ...columns: C & ([Exclude<keyof R, C[number]>] extends [never] ? unknown : { missing: Exclude<keyof R, C[number]> })
+  ): readonly (keyof R & string)[] => columns;
+}
+
+export interface MarketRow {
+  id: string;
+  slug: string;
+  question: string;
+  description: string;
+  category: Category;
+  sub_category: string;
+  type: MarketType;
+  status: MarketStatus;
+  trading_starts_at: Date;
+  trading_ends_at: Date;
+  resolution_date: Date | null;
+  winning_outcome_id: string | null;
+  resolved_at: Date | null;
+  settled_at: Date | null;
+  resolved_by: string | null;
+  resolution_source: string | null;
+  resolution_note: string | null;
+  platform_fee: string;
+  spread: number;
+  total_volume: string;
+  image_url: string;
+  video_url: string | null;
+  video_poster_url: string | null;
+  video_source_url: string | null;
+  video_provider: string | null;
+  video_status: string | null;
+  external_source: string | null;
+  tags: string[];
+  views: number;
+  verified: boolean;
+  featured: boolean;
+  created_at: Date;
+  updated_at: Date;
+  comments_count: number;
+}
+
+export const MARKET_COLUMNS = columnsOf<MarketRow>()(
+  "id", "slug", "question", "description", "category", "sub_category", "type", "status",
+  "trading_starts_at", "trading_ends_at", "resolution_date", "winning_outcome_id", "resolved_at", "settled_at",
+  "resolved_by", "resolution_source", "resolution_note", "platform_fee", "spread", "total_volume", "image_url",
+  "video_url", "video_poster_url", "video_source_url", "video_provider", "video_status", "external_source",
+  "tags", "views", "verified", "featured", "created_at", "updated_at", "comments_count",
+);
+
+/** One market as the detail endpoints read it: the list row plus the fields only they serve. */
+export interface MarketDetailRow extends MarketRow {
+  total_liquidity: string;
+  external_market_id: string | null;
+  price_market: Record<string, unknown> | null;
+  predict_market: Record<string, unknown> | null;
+  creator_id: string | null;
+}
+
+export const MARKET_DETAIL_COLUMNS = columnsOf<MarketDetailRow>()(
+  ...MARKET_COLUMNS, "total_liquidity", "external_market_id", "price_market", "predict_market", "creator_id",
+);
+
+export interface OutcomeRow {
+  id: string;
+  market_id: string;
+  name: string;
+  side: Side;
+  index: number;
+  probability: string;
+  description: string | null;
+  image_url: string | null;
+  color: string | null;
+  question_id: string | null;
+  condition_id: string | null;
+  position_id: string | null;
+  payout_wei: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const OUTCOME_COLUMNS = columnsOf<OutcomeRow>()(
+  "id", "market_id", "name", "side", "index", "probability", "description", "image_url", "color",
+  "question_id", "condition_id", "position_id", "payout_wei", "created_at", "updated_at",
+);
+
+/** A comment with its author (comments ⋈ users) and its maintained reply count. */
+export interface CommentRow {
+  id: string;
+  user_id: string;
+  content: string;
+  parent_id: string | null;
+  likes_count: number;
+  reply_count: number;
+  created_at: Date;
+  username: string;
+  profile_image_url: string | null;
+}
+
+export interface TopTraderRow {
+  username: string;
+  profile_image_url: string | null;
+  /** Rounded to 6 decimals, as text. */
+  volume: string;
+}
+
+export interface UserRefRow {
+  id: string;
+  username: string;
+  profile_image_url: string | null;
+}
