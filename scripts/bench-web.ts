@@ -94,7 +94,7 @@ const browser = await chromium.launch({ executablePath, args: ["--headless", "--
 
 const mark = (ok: boolean) => (ok ? "ok  " : "OVER");
 console.log(`bench:web against ${base} (median of ${RUNS} cold loads, Chromium ${VIEWPORT.width}×${VIEWPORT.height}; JS in kB gzipped)\n`);
-console.log("page          total JS (scripts)  budget   first-load JS (scripts)  budget   LCP ms  budget   CLS     budget");
+console.log("page          total JS (scripts)  budget   first-load JS (scripts)  budget   LCP ms  budget   CLS      budget");
 try {
   for (const p of pages) {
     const first = await firstLoadJs(p.path);
@@ -108,7 +108,7 @@ try {
         `${first.gzKb.toFixed(1).padStart(8)} (${String(first.scripts).padStart(2)})             `,
         `${mark(first.gzKb <= b.firstKb)} ≤${b.firstKb}`,
         `${m.lcp.toFixed(0).padStart(6)}  ${mark(m.lcp <= b.lcpMs)} ≤${b.lcpMs}`,
-        `${m.cls.toFixed(3).padStart(6)}  ${mark(m.cls <= b.cls)} ${b.cls}`,
+        `${m.cls.toFixed(4).padStart(6)}  ${mark(m.cls <= b.cls)} ${b.cls}`,
       ].join(" "),
     );
   }
