@@ -26,7 +26,8 @@ async function labelNotInName(page: Page) {
     const ax = (window as unknown as { axe: { setup: (n: Node) => void; teardown: () => void; commons: { text: { accessibleText: (e: Element) => string } } } }).axe;
     ax.setup(document);
     try {
-      const controls = document.querySelectorAll("a[href], button, select, summary, [role=button], [role=tab], [role=link], [role=checkbox]");
+      // Not <select>: it shows its chosen option, and is named by its <label>.
+      const controls = document.querySelectorAll("a[href], button, summary, [role=button], [role=tab], [role=link], [role=checkbox]");
       return [...controls]
         .filter((el) => el.checkVisibility() && (el as HTMLElement).innerText.trim())
         .map((el) => ({ visible: (el as HTMLElement).innerText.trim().replace(/\s+/g, " "), name: ax.commons.text.accessibleText(el) }))
