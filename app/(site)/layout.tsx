@@ -5,7 +5,8 @@ export default function SiteLayout({ children }: { children: React.ReactNode }) 
   return (
     <div className="flex min-h-dvh flex-col">
       <SiteHeader />
-      <main id="main" tabIndex={-1} className="outline-none mx-auto w-full max-w-7xl flex-1 px-4 py-6">
+      {/* At least a screen tall, so the footer starts below the fold and the page streaming in never pushes it (CLS 0). */}
+      <main id="main" tabIndex={-1} className="outline-none mx-auto min-h-dvh w-full max-w-7xl flex-1 px-4 py-6">
         {children}
       </main>
       <footer className="border-t border-zinc-200 py-6 text-sm text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">

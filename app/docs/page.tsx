@@ -9,9 +9,12 @@ export const metadata: Metadata = {
 
 export default function DocsPage() {
   return (
-    <main id="main" tabIndex={-1} className="flex-1 outline-none">
+    // Not a <main>: Scalar renders its own main landmark inside, and a document has one.
+    <div id="main" tabIndex={-1} className="flex-1 outline-none">
       <h1 className="sr-only">API reference</h1>
-      <ApiReference />
-    </main>
+      <div data-api-reference>
+        <ApiReference />
+      </div>
+    </div>
   );
 }

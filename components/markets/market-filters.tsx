@@ -125,16 +125,17 @@ export function MarketFilters({ view, subCategories, onChange }: {
             <select id={ids.sort} value={view.sortBy} onChange={(e) => onChange({ sortBy: e.target.value as SortBy })} className={field}>
               {SORT_BY.map((s) => <option key={s} value={s}>{SORT_LABELS[s]}</option>)}
             </select>
+            {/* Named by its content so the name starts with the visible word (WCAG 2.5.3: say "Desc" to
+                press it); the name states the order, so no aria-pressed (a toggle's name must not change). */}
             <button
               type="button"
-              aria-pressed={view.sortOrder === "ASC"}
-              aria-label={view.sortOrder === "ASC" ? "Ascending order" : "Descending order"}
               title="Toggle sort order"
               onClick={() => onChange({ sortOrder: view.sortOrder === "ASC" ? "DESC" : "ASC" })}
               className={cn(field, "inline-flex items-center gap-1 px-2.5 font-medium hover:bg-zinc-100 dark:hover:bg-zinc-800")}
             >
               <svg aria-hidden="true" viewBox="0 0 20 20" className={cn("size-4 transition-transform", view.sortOrder === "ASC" && "rotate-180")} fill="none" stroke="currentColor" strokeWidth="2"><path d="M10 4v12M5 11l5 5 5-5" /></svg>
               {view.sortOrder === "ASC" ? "Asc" : "Desc"}
+              <span className="sr-only">{view.sortOrder === "ASC" ? " (ascending order)" : " (descending order)"}</span>
             </button>
           </div>
         </div>

@@ -32,8 +32,9 @@ export function OutcomeList({ outcomes, selectedId, winningId, onSelect }: {
               >
                 <span aria-hidden="true" className="absolute inset-y-0 left-0 bg-indigo-500/10 dark:bg-indigo-400/15" style={{ width: `${o.probability}%` }} />
                 {o.color && <span aria-hidden="true" className="relative size-2.5 shrink-0 rounded-full" style={{ background: o.color }} />}
-                <span className="relative min-w-0 flex-1 truncate font-medium">{o.name}</span>
-                {o.id === winningId && <span className="relative rounded-full bg-emerald-600 px-2 py-0.5 text-xs font-semibold text-white dark:bg-emerald-500 dark:text-zinc-950">Winner</span>}
+                {/* The spaces between the parts (not rendered in the flex row) keep the name's words apart: "Yes 62%", not "Yes62%". */}
+                <span className="relative min-w-0 flex-1 truncate font-medium">{o.name}</span>{" "}
+                {o.id === winningId && <span className="relative rounded-full bg-emerald-600 px-2 py-0.5 text-xs font-semibold text-white dark:bg-emerald-500 dark:text-zinc-950">Winner</span>}{" "}
                 <span className="relative tabular text-lg font-semibold" data-testid="outcome-probability">{formatPercent(o.probability)}</span>
               </button>
             </li>

@@ -1,6 +1,7 @@
 "use client";
-// Price history of one outcome as an area chart (lightweight-charts, loaded in the browser only so it
-// stays out of the first-load JavaScript), with a range selector and a crosshair legend.
+// Price history of one outcome as an area chart, with a range selector and a crosshair legend.
+// lightweight-charts (about 50 kB gzipped) loads in the browser only once its box, sized from the start
+// so nothing moves when it draws, comes near the viewport: never in the first-load JavaScript.
 import { useEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import type { IChartApi, ISeriesApi, UTCTimestamp } from "lightweight-charts";
@@ -51,9 +52,26 @@ export function PriceChart({ slug, outcomeId, outcomeName, tradingStartsAt, rang
   const chart = useRef<IChartApi | null>(null);
   const series = useRef<ISeriesApi<"Area"> | null>(null);
   const [ready, setReady] = useState(false);
+  const [inView, setInView] = useState(false);
   const [hover, setHover] = useState<{ t: number; p: number } | null>(null);
 
   useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        setInView(true);
+        observer.disconnect();
+      },
+      { rootMargin: "200px" },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  useEffect(() => {
+    if (!inView) return;
     let disposed = false;
     const media = window.matchMedia("(prefers-color-scheme: dark)");
     let applyTheme = () => {};
@@ -108,7 +126,7 @@ export function PriceChart({ slug, outcomeId, outcomeName, tradingStartsAt, rang
       chart.current = null;
       series.current = null;
     };
-  }, []);
+  }, [inView]);
 
   useEffect(() => {
     if (!ready || !series.current) return;

@@ -46,6 +46,25 @@ test.describe("GET /v1/markets/{id}/prices-history", () => {
     expect(await get(`startTs=0&endTs=${t0 - 1}`)).toEqual([]);
   });
 
+  test("startTs defaults to now − 7 days, not endTs − 7 days: an older endTs alone gives an empty window", async ({ request, sql }) => {
+    const m = await makeMarket(sql);
+    const now = nowS();
+    const minute = (s: number) => Math.floor(s / 60) * 60;
+    const at = (s: number) => new Date(s * 1000);
+    await addTrades(sql, m, [
+      { at: at(now - 10 * DAY + 600), price: "0.100" }, // inside endTs − 7 days, outside now − 7 days
+      { at: at(now - 8 * DAY), price: "0.200" },
+      { at: at(now - 5 * DAY), price: "0.300" },
+      { at: at(now - 2 * DAY), price: "0.400" }, // after endTs
+    ]);
+    const get = async (qs: string) =>
+      priceHistorySchema.parse(await (await request.get(`/v1/markets/slug/${m.slug}/prices-history?outcomeId=${m.yes}&${qs}`)).json()).history;
+    expect(await get(`endTs=${now - 3 * DAY}`)).toEqual([{ t: minute(now - 5 * DAY), p: 0.3 }]);
+    expect(await get(`endTs=${now - 8 * DAY + 60}`)).toEqual([]);
+    // Further back takes both bounds.
+    expect((await get(`startTs=${now - 11 * DAY}&endTs=${now - 8 * DAY + 60}`)).map((p) => p.p)).toEqual([0.1, 0.2]);
+  });
+
   test("fidelity sets the bucket size: t = floor(ts / (fidelity·60))·fidelity·60, p = the bucket's last trade", async ({ request, sql }) => {
     const m = await makeMarket(sql);
     const start = Math.floor((nowS() - DAY) / 3600) * 3600;

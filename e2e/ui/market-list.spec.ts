@@ -123,10 +123,12 @@ test.describe("market list", () => {
     await expect(page).toHaveURL(/sort=volume/);
     const desc = await apiList(request, { status: "ACTIVE", sortBy: "VOLUME", sortOrder: "DESC" });
     await expect.poll(() => cardQuestions(page)).toEqual(desc.markets.map((m) => m.question));
-    const toggle = page.getByRole("button", { name: /descending order/i });
+    // Named by what it shows, then what that means (label in name): a speech user says "Desc".
+    const toggle = page.getByRole("button", { name: "Desc (descending order)", exact: true });
+    await expect(toggle).toContainText("Desc");
     await toggle.click();
     await expect(page).toHaveURL(/order=asc/);
-    await expect(page.getByRole("button", { name: /ascending order/i })).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByRole("button", { name: "Asc (ascending order)", exact: true })).toBeVisible();
     const asc = await apiList(request, { status: "ACTIVE", sortBy: "VOLUME", sortOrder: "ASC" });
     await expect.poll(() => cardQuestions(page)).toEqual(asc.markets.map((m) => m.question));
   });

@@ -75,9 +75,11 @@ const OUTCOME_OPERATIONS = {
     summary: "Price history of one outcome",
     description:
       `Closing (last trade) price per bucket of \`fidelity\` minutes, from filled and partially filled orders. ` +
-      `Without startTs only the last ${HISTORY_DEFAULT_WINDOW_S / 86400} days are returned. A request reads at most the ` +
+      `Without startTs only the last ${HISTORY_DEFAULT_WINDOW_S / 86400} days are returned: startTs defaults to now minus ` +
+      `${HISTORY_DEFAULT_WINDOW_S / 86400} days, not endTs minus ${HISTORY_DEFAULT_WINDOW_S / 86400} days, so an endTs older than that ` +
+      `without a startTs gives an empty history. A request reads at most the ` +
       `${HISTORY_TRADE_CAP.toLocaleString("en")} most recent trades of the window, so a long range on a busy market is cut ` +
-      `at its old end: repeat with a smaller endTs to go further back. Unknown query parameters are ignored.`,
+      `at its old end: repeat with a smaller endTs, keeping the same startTs, to go further back. Unknown query parameters are ignored.`,
     query: priceHistoryQuery,
     responses: ok("Points {t, p}, oldest first.", "history", priceHistorySchema, camelPriceHistorySchema),
     badRequest: "outcomeId missing or repeated, fidelity/startTs/endTs invalid, or the outcome belongs to another market.",

@@ -31,8 +31,16 @@ describe("price history", () => {
     expect(bucketTrades([trade("a", 0, 0.1), trade("b", 3 * 3600, 0.3)], 60).map((p) => p.t)).toEqual([0, 3 * 3600]);
   });
 
-  it("defaults the window to the last 7 days ending now", () => {
-    expect(historyWindow({}, 1_000_000, 604_800)).toEqual({ startTs: 395_200, endTs: 1_000_000 });
-    expect(historyWindow({ startTs: 5, endTs: 10 }, 1_000_000, 604_800)).toEqual({ startTs: 5, endTs: 10 });
+  const WEEK = 604_800;
+  const NOW = 1_000_000;
+  it.each<[string, { startTs?: number; endTs?: number }, number, { startTs: number; endTs: number }]>([
+    ["neither given: the last 7 days ending now", {}, NOW, { startTs: 395_200, endTs: NOW }],
+    ["both given: exactly those", { startTs: 5, endTs: 10 }, NOW, { startTs: 5, endTs: 10 }],
+    ["only endTs: startTs is still now − 7 days, not endTs − 7 days", { endTs: 700_000 }, NOW, { startTs: 395_200, endTs: 700_000 }],
+    ["only endTs, older than now − 7 days: an empty window (start after end)", { endTs: 300_000 }, NOW, { startTs: 395_200, endTs: 300_000 }],
+    ["only startTs: up to now", { startTs: 42 }, NOW, { startTs: 42, endTs: NOW }],
+    ["now within 7 days of the epoch: the default start is 0", {}, 1_000, { startTs: 0, endTs: 1_000 }],
+  ])("window – %s", (_, q, nowS, expected) => {
+    expect(historyWindow(q, nowS, WEEK)).toEqual(expected);
   });
 });

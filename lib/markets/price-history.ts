@@ -24,9 +24,13 @@ export function bucketTrades(trades: TradePoint[], fidelityMinutes: number): Pri
   return [...buckets].sort(([a], [b]) => a - b).map(([t, trade]) => ({ t, p: trade.price }));
 }
 
-/** The window of a request: startTs defaults to endTs − 7 days, endTs to now (unix seconds). */
+/**
+ * The window of a request (spec 4.6): startTs defaults to now − 7 days, endTs to now (unix seconds).
+ * The default start follows now, not endTs: an endTs older than now − 7 days without a startTs gives
+ * startTs > endTs, an empty window. Reaching further back takes an explicit startTs.
+ */
 export function historyWindow(q: { startTs?: number; endTs?: number }, nowS: number, defaultWindowS: number) {
   const endTs = q.endTs ?? nowS;
-  const startTs = q.startTs ?? Math.max(0, endTs - defaultWindowS);
+  const startTs = q.startTs ?? Math.max(0, nowS - defaultWindowS);
   return { startTs, endTs };
 }

@@ -124,7 +124,7 @@ export const priceHistoryQuery = z
     outcomeId: outcomeIdParam,
     startTs: intParam("startTs", 0)
       .optional()
-      .meta({ description: "Start of the window, unix seconds. Default: endTs minus 7 days. Must not exceed endTs." }),
+      .meta({ description: "Start of the window, unix seconds. Default: now minus 7 days, whatever endTs is (an older endTs then gives an empty window). Must not exceed endTs." }),
     endTs: intParam("endTs", 0).optional().meta({ description: "End of the window, unix seconds. Default: now." }),
     fidelity: intParamWithDefault(
       "fidelity",

@@ -1,16 +1,13 @@
 // queryOptions factories for the web app: one per resource, keyed by marketKeys, fetching /v1 from the
-// browser and parsing every response with the shared zod schemas (responses are parsed, not trusted).
+// browser. Bodies are typed by the shared zod schemas but not parsed here: the server builds every
+// response from those schemas (and its tests parse them), so zod stays out of the browser entirely.
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import type { z } from "zod";
 import { marketKeys } from "./keys";
-import type { MarketListQuery, PricePoint } from "@/lib/markets/schemas";
+import type { MarketDetail, MarketListQuery, MarketListResponse, OrderBook, PriceHistory, PricePoint } from "@/lib/markets/schemas";
+import type { SubCategories } from "@/lib/ui/sub-categories";
 import { queryToApiSearch } from "@/lib/ui/list-params";
 import { ALL_RANGE_MAX_REQUESTS } from "@/lib/ui/chart-ranges";
 import { LIST_REFRESH_MS } from "@/lib/markets/constants";
-
-// The zod schemas load on the first client fetch, not with the page: first pages arrive hydrated
-// (already parsed on the server), so zod stays out of the first-load JavaScript.
-const schemas = () => import("./schemas-client");
 
 export class HttpError extends Error {
   constructor(readonly status: number, message: string) {
@@ -18,20 +15,22 @@ export class HttpError extends Error {
   }
 }
 
-type Schemas = Awaited<ReturnType<typeof schemas>>;
+/** The message of an error body ({statusCode, message: string | string[], error}), if it is one. */
+function errorMessage(body: unknown): string | undefined {
+  const message = (body as { message?: unknown } | null)?.message;
+  const parts = [message].flat().filter((m): m is string => typeof m === "string");
+  return parts.length ? parts.join("; ") : undefined;
+}
 
-async function getJson<S extends z.ZodType>(url: string, pick: (s: Schemas) => S, signal?: AbortSignal): Promise<z.output<S>> {
+async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
   // /v1 responses allow short HTTP caching (for CDNs); the app refetches after push signals, so it
   // revalidates every time instead (a 304 on an unchanged ETag keeps that cheap).
-  const [res, mod] = await Promise.all([fetch(url, { signal, cache: "no-cache", headers: { accept: "application/json" } }), schemas()]);
-  const schema = pick(mod);
-  const body = await res.json().catch(() => null);
-  if (!res.ok) {
-    const err = mod.errorBodySchema.safeParse(body);
-    const msg = err.success ? [err.data.message].flat().join("; ") : res.statusText;
-    throw new HttpError(res.status, msg || `HTTP ${res.status}`);
-  }
-  return schema.parse(body);
+  const res = await fetch(url, { signal, cache: "no-cache", headers: { accept: "application/json" } });
+  const body: unknown = await res.json().catch(() => null);
+  if (!res.ok) throw new HttpError(res.status, errorMessage(body) ?? (res.statusText || `HTTP ${res.status}`));
+  // A body that is not JSON on a 200 (a proxy's page) is an error, not data.
+  if (typeof body !== "object" || body === null) throw new HttpError(res.status, "Malformed response");
+  return body as T;
 }
 
 const enc = encodeURIComponent;
@@ -39,7 +38,7 @@ const enc = encodeURIComponent;
 export const marketListOptions = (query: MarketListQuery) =>
   queryOptions({
     queryKey: marketKeys.list(query),
-    queryFn: ({ signal }) => getJson(`/v1/markets?${queryToApiSearch(query)}`, (m) => m.marketListResponseSchema, signal),
+    queryFn: ({ signal }) => getJson<MarketListResponse>(`/v1/markets?${queryToApiSearch(query)}`, signal),
     placeholderData: keepPreviousData,
     // The visible page follows trading on a slow cadence; pushes cover the market page.
     refetchInterval: LIST_REFRESH_MS,
@@ -50,7 +49,7 @@ export const subCategoriesOptions = (params: { status: string; category?: string
     queryKey: marketKeys.subCategories(params),
     queryFn: ({ signal }) => {
       const p = new URLSearchParams({ status: params.status, ...(params.category ? { category: params.category } : {}) });
-      return getJson(`/api/sub-categories?${p}`, (m) => m.subCategoriesSchema, signal);
+      return getJson<SubCategories>(`/api/sub-categories?${p}`, signal);
     },
     staleTime: 5 * 60_000,
   });
@@ -58,14 +57,14 @@ export const subCategoriesOptions = (params: { status: string; category?: string
 export const marketDetailOptions = (slug: string) =>
   queryOptions({
     queryKey: marketKeys.detail(slug),
-    queryFn: ({ signal }) => getJson(`/v1/markets/slug/${enc(slug)}`, (m) => m.marketDetailSchema, signal),
+    queryFn: ({ signal }) => getJson<MarketDetail>(`/v1/markets/slug/${enc(slug)}`, signal),
   });
 
 export const orderBookOptions = (slug: string, outcomeId: string) =>
   queryOptions({
     queryKey: marketKeys.orderBook(slug, outcomeId),
     queryFn: ({ signal }) =>
-      getJson(`/v1/markets/slug/${enc(slug)}/orderbook?outcomeId=${enc(outcomeId)}`, (m) => m.orderBookSchema, signal),
+      getJson<OrderBook>(`/v1/markets/slug/${enc(slug)}/orderbook?outcomeId=${enc(outcomeId)}`, signal),
   });
 
 export interface HistoryRange {
@@ -85,7 +84,7 @@ export const priceHistoryOptions = (slug: string, outcomeId: string, range: Hist
   queryOptions({
     queryKey: marketKeys.history(slug, outcomeId, range),
     queryFn: async ({ signal }) => {
-      let history: PricePoint[] = (await getJson(historyUrl(slug, outcomeId, range), (m) => m.priceHistorySchema, signal)).history;
+      let history: PricePoint[] = (await getJson<PriceHistory>(historyUrl(slug, outcomeId, range), signal)).history;
       if (range.walkBackTo === undefined) return history;
       // A request reads at most the 1,000 latest trades: when the earliest point is later than the
       // market's start plus one bucket, the old end was probably cut, so ask again before it.
@@ -93,7 +92,7 @@ export const priceHistoryOptions = (slug: string, outcomeId: string, range: Hist
       for (let i = 1; i < ALL_RANGE_MAX_REQUESTS && history.length > 0; i++) {
         const earliest = history[0].t;
         if (earliest <= range.walkBackTo + bucketS || earliest - 1 < range.startTs) break;
-        const older = (await getJson(historyUrl(slug, outcomeId, { ...range, endTs: earliest - 1 }), (m) => m.priceHistorySchema, signal)).history
+        const older = (await getJson<PriceHistory>(historyUrl(slug, outcomeId, { ...range, endTs: earliest - 1 }), signal)).history
           .filter((pt) => pt.t < earliest);
         if (older.length === 0) break;
         history = [...older, ...history];
