@@ -3,6 +3,8 @@
 // the camelCase variant chosen by Accept, weak ETags with 304s, Cache-Control per endpoint, Vary and CORS.
 // Handlers stay thin: they return data, never a Response, and have no try/catch of their own.
 import { createHash } from "node:crypto";
+import { withDatabase } from "@/lib/db/breaker";
+import { DatabaseUnavailableError } from "@/lib/db/errors";
 import { CAMEL_MEDIA_TYPE } from "@/lib/markets/schemas";
 import { ApiError, errorBody } from "./errors";
 
@@ -46,6 +48,8 @@ export interface RouteOptions<T> {
   cache: CachePolicy;
   /** Maps the primary shape to the camelCase variant (lib/markets/camel.ts); absent: one shape only. */
   camel?: (data: T) => unknown;
+  /** The handler never touches the database: it answers even while the database is away. */
+  offline?: boolean;
 }
 
 /** True when the client asks for the camelCase variant (decisions.md) with a non-zero quality. */
@@ -92,19 +96,26 @@ export function json(req: Request, data: unknown, options: RouteOptions<any>): R
 }
 
 /** The NestJS-style error body, in application/json whatever the Accept (error bodies have one shape). */
-export function errorResponse(req: Request, status: number, message: string | string[]): Response {
+export function errorResponse(req: Request, status: number, message: string | string[], extra: Record<string, string> = {}): Response {
   return Response.json(errorBody(status, message), {
     status,
-    headers: { ...commonHeaders(req), "Cache-Control": CACHE_POLICIES.error },
+    headers: { ...commonHeaders(req), "Cache-Control": CACHE_POLICIES.error, ...extra },
   });
+}
+
+/** The database is away or overloaded: a 503 the client may retry after a second or two (lib/db/breaker.ts). */
+export function unavailableResponse(req: Request, err: DatabaseUnavailableError): Response {
+  return errorResponse(req, 503, "Service temporarily unavailable", { "Retry-After": String(err.retryAfterS) });
 }
 
 export function route<P = Record<string, string>, T = unknown>(options: RouteOptions<T>, handler: Handler<P, T>): RouteHandler<P> {
   return async (req, ctx) => {
     try {
-      return json(req, await handler(req, ctx), options);
+      const data = options.offline ? await handler(req, ctx) : await withDatabase(() => handler(req, ctx));
+      return json(req, data, options);
     } catch (err) {
       if (err instanceof ApiError) return errorResponse(req, err.status, err.detail);
+      if (err instanceof DatabaseUnavailableError) return unavailableResponse(req, err);
       // Never leak SQL, stack traces or connection strings to the client.
       console.error(`[api] ${req.method} ${new URL(req.url).pathname} failed:`, err);
       return errorResponse(req, 500, "Internal server error");

@@ -1,6 +1,7 @@
 // The one connection pool of the process. Kept on globalThis so that server.ts, scripts and the
 // route handlers Next bundles separately all share it (and dev reloads do not leak pools).
 import postgres from "postgres";
+import { connectTimeoutS, queryBounds } from "./bounds";
 
 export type Sql = postgres.Sql;
 
@@ -10,7 +11,7 @@ export function connect(url: string, options: postgres.Options<{}> = {}): Sql {
   return postgres(url, {
     max: Number(process.env.DB_POOL_SIZE ?? 10),
     idle_timeout: 30,
-    connect_timeout: 10,
+    connect_timeout: connectTimeoutS(),
     onnotice: () => {},
     ...options,
   });
@@ -20,7 +21,8 @@ export function db(): Sql {
   if (!g.__marketsSql) {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set: start through server.ts or a script that resolves the database");
-    g.__marketsSql = connect(url);
+    // Requests must not hang on a locked table or a runaway query (issue 11; long jobs lift this).
+    g.__marketsSql = connect(url, { connection: queryBounds() });
   }
   return g.__marketsSql;
 }

@@ -17,6 +17,7 @@ import {
 } from "./channels";
 import { channelRequest } from "./schemas";
 import { createListener } from "./listener";
+import { createSlugCache } from "./slug-cache";
 import { createThrottle } from "./throttle";
 
 export const NOTIFY_CHANNEL = "market_events";
@@ -40,6 +41,8 @@ const JOIN_BURST = 200;
 const JOIN_RATE = 100;
 const SLUG_CACHE_MS = 60_000;
 const SLUG_CACHE_MAX = 10_000;
+/** Unknown slugs are remembered briefly: a join flood for a made-up market asks the database once per slug and window. */
+const SLUG_MISS_CACHE_MS = Number(process.env.REALTIME_SLUG_MISS_MS ?? 5_000);
 
 export async function attachRealtime(server: http.Server, sql: Sql, options: RealtimeOptions = {}): Promise<() => Promise<void>> {
   const coalesceMs = options.coalesceMs ?? Number(process.env.REALTIME_COALESCE_MS ?? 150);
@@ -117,17 +120,13 @@ export async function attachRealtime(server: http.Server, sql: Sql, options: Rea
   }
 
   // ------------------------------------------------------------------ clients
-  const known = new Map<string, number>(); // slug → cached until
-  const marketExists = async (slug: string) => {
-    const until = known.get(slug);
-    if (until && until > Date.now()) return true;
-    const [row] = await sql`SELECT 1 AS one FROM markets WHERE slug = ${slug}`;
-    if (row) {
-      if (known.size >= SLUG_CACHE_MAX) known.clear();
-      known.set(slug, Date.now() + SLUG_CACHE_MS);
-    }
-    return Boolean(row);
-  };
+  const slugs = createSlugCache({
+    lookup: async (slug) => (await sql`SELECT 1 AS one FROM markets WHERE slug = ${slug}`).length > 0,
+    hitMs: SLUG_CACHE_MS,
+    missMs: SLUG_MISS_CACHE_MS,
+    max: SLUG_CACHE_MAX,
+  });
+  const marketExists = slugs.exists;
 
   const malformed: Ack = { ok: false, error: "Malformed channel" };
   const channelOf = (payload: unknown): (Channel & { name: string }) | null => {

@@ -2,9 +2,12 @@
 // unknown slug must be found out here. Only an index probe: Next runs this layout when it
 // prefetches a market card's link, and the page loads the market itself.
 import { notFound } from "next/navigation";
+import { withDatabase } from "@/lib/db/breaker";
 import { marketSlugExists } from "@/lib/markets/queries";
 
 export default async function MarketLayout({ children, params }: { children: React.ReactNode; params: Promise<{ slug: string }> }) {
-  if (!(await marketSlugExists((await params).slug))) notFound();
+  const slug = (await params).slug;
+  // Through the breaker: a database that just went away opens it, and the next request gets the 503 page.
+  if (!(await withDatabase(() => marketSlugExists(slug)))) notFound();
   return children;
 }

@@ -5,6 +5,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { HydrationBoundary, QueryClient, dehydrate } from "@tanstack/react-query";
 import { ApiError } from "@/lib/api/errors";
+import { withDatabase } from "@/lib/db/breaker";
 import { getMarket, getOrderBook } from "@/lib/markets/queries";
 import { marketDetailSchema, orderBookSchema } from "@/lib/markets/schemas";
 import { marketKeys } from "@/lib/query/keys";
@@ -19,7 +20,7 @@ type Props = {
 // Once per request for the metadata and the page; a slug deleted since the layout checked it is a 404.
 const loadMarket = cache(async (slug: string) => {
   try {
-    return marketDetailSchema.parse(await getMarket({ slug }));
+    return marketDetailSchema.parse(await withDatabase(() => getMarket({ slug })));
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) notFound();
     throw err;
