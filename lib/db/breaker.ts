@@ -16,6 +16,7 @@ export interface BreakerOptions {
 export class Breaker {
   private openedAt: number | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private lastUnavailableAt = 0;
 
   constructor(private readonly options: BreakerOptions) {}
 
@@ -26,6 +27,16 @@ export class Breaker {
   /** Seconds a client should wait before retrying (the Retry-After header). */
   get retryAfterS(): number {
     return Math.max(1, Math.ceil(this.options.retryMs / 1000));
+  }
+
+  /** Open, or a request found the database unavailable within the last `ms` (a timeout does not open it). */
+  unavailableWithin(ms: number): boolean {
+    return this.openedAt !== null || Date.now() - this.lastUnavailableAt < ms;
+  }
+
+  /** Records that a request could not get its answer (any DatabaseUnavailableError). */
+  noteUnavailable(): void {
+    this.lastUnavailableAt = Date.now();
   }
 
   /** Throws DatabaseUnavailableError while open, so a request does not even wait for a pool slot. */
@@ -100,8 +111,8 @@ export async function withDatabase<T>(work: () => Promise<T>): Promise<T> {
     return await withTimeout(work(), requestDeadlineMs());
   } catch (err) {
     if (isConnectionFailure(err)) b.trip(err);
-    if (err instanceof DatabaseUnavailableError) throw err;
-    if (isDatabaseUnavailable(err)) throw new DatabaseUnavailableError("database did not answer in time", 1, { cause: err });
-    throw err;
+    if (!isDatabaseUnavailable(err)) throw err;
+    b.noteUnavailable();
+    throw err instanceof DatabaseUnavailableError ? err : new DatabaseUnavailableError("database did not answer in time", 1, { cause: err });
   }
 }

@@ -12,6 +12,9 @@ export function connect(url: string, options: postgres.Options<{}> = {}): Sql {
     max: Number(process.env.DB_POOL_SIZE ?? 10),
     idle_timeout: 30,
     connect_timeout: connectTimeoutS(),
+    // A short, flat reconnect delay: postgres.js's own backoff grows to 20 s during an outage and held
+    // recovery back by as much; the breaker (breaker.ts) already paces attempts while the database is away.
+    backoff: () => 0.2,
     onnotice: () => {},
     ...options,
   });

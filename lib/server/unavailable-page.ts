@@ -16,12 +16,26 @@ p{color:#71717a}a{color:inherit}</style></head>
 <p>Market data cannot be loaded right now. This page will work again in a moment; <a href="">try again</a>.</p>
 </main></body></html>`;
 
-/** Answers a database page with the 503 page while the breaker is open; false when Next should handle it. */
+/**
+ * Answers a database page with the 503 page while the breaker is open; false when Next should handle it.
+ * A render that fails because the database went away just now (Next answers its error page with 500)
+ * keeps Next's page, which shows the error boundary, but with 503 and Retry-After.
+ */
 export function answerUnavailablePage(req: http.IncomingMessage, res: http.ServerResponse): boolean {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
   if (!DATABASE_PAGES.test((req.url ?? "/").split("?")[0])) return false;
   const b = breaker();
-  if (!b.isOpen) return false;
+  if (!b.isOpen) {
+    const writeHead = res.writeHead as (this: http.ServerResponse, status: number, ...rest: unknown[]) => http.ServerResponse;
+    res.writeHead = function (this: http.ServerResponse, status: number, ...rest: unknown[]) {
+      if (status === 500 && b.unavailableWithin(5_000)) {
+        status = 503;
+        this.setHeader("retry-after", String(b.retryAfterS));
+      }
+      return writeHead.call(this, status, ...rest);
+    } as typeof res.writeHead;
+    return false;
+  }
   res.writeHead(503, {
     "content-type": "text/html; charset=utf-8",
     "cache-control": "no-store",
