@@ -2,7 +2,7 @@
 // once, and one probe per interval (not one connect per request) finds out when the database is back.
 // Kept on globalThis: server.ts and the route handlers Next bundles separately must share one state.
 import { db } from "./client";
-import { requestDeadlineMs } from "./bounds";
+import { connectTimeoutS, requestDeadlineMs } from "./bounds";
 import { DatabaseUnavailableError, isConnectionFailure, isDatabaseUnavailable } from "./errors";
 
 export interface BreakerOptions {
@@ -93,7 +93,8 @@ export function breaker(): Breaker {
     const retryMs = Number(process.env.DB_RETRY_MS ?? 1000);
     g.__marketsBreaker = new Breaker({
       retryMs,
-      probe: () => withTimeout(db()`SELECT 1`.execute(), Math.max(500, retryMs), "probe"),
+      // As long as a connect may take: a slow first connect after a restart must not count as "still down".
+      probe: () => withTimeout(db()`SELECT 1`.execute(), connectTimeoutS() * 1000 + 500, "probe"),
       log: (m) => console.error(`[db] ${m}`),
     });
   }
