@@ -5,6 +5,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import next from "next";
+import { breaker } from "./lib/db/breaker";
 import { closeDb, db } from "./lib/db/client";
 import { resolveDatabase } from "./lib/db/embedded";
 import { migrate } from "./lib/db/migrate";
@@ -12,6 +13,7 @@ import { getOrderBook, invalidateFromNotification, marketCache } from "./lib/mar
 import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
 import { attachRealtime } from "./lib/realtime/server";
 import { logRequest, requestLogEnabled } from "./lib/server/request-log";
+import { answerUnavailablePage } from "./lib/server/unavailable-page";
 
 const args = new Set(process.argv.slice(2));
 const dev = args.has("--dev");
@@ -73,6 +75,7 @@ async function main() {
       res.end(JSON.stringify({ statusCode: 400, message: "Malformed URL", error: "Bad Request" }));
       return;
     }
+    if (answerUnavailablePage(req, res)) return;
     void handle(req, res);
   });
   const closers: Array<() => Promise<void>> = [];
@@ -104,6 +107,7 @@ async function main() {
     server.closeAllConnections();
     for (const close of closers) await close().catch(() => {});
     await app.close?.().catch?.(() => {});
+    breaker().close();
     await closeDb();
     await database.stop();
     clearTimeout(force);

@@ -3,6 +3,7 @@
 import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 import { MarketBrowser } from "@/components/markets/market-browser";
 import { listMarkets, listSubCategories } from "@/lib/markets/cache";
+import { DatabaseUnavailableError } from "@/lib/db/errors";
 import { marketListResponseSchema } from "@/lib/markets/schemas";
 import { getQueryClient } from "@/lib/query/client";
 import { marketListOptions, subCategoriesOptions } from "@/lib/query/markets";
@@ -19,6 +20,9 @@ export default async function MarketListPage({ searchParams }: { searchParams: P
     queryClient.prefetchQuery({ ...marketListOptions(query), queryFn: async () => marketListResponseSchema.parse(await listMarkets(query)) }),
     queryClient.prefetchQuery({ ...subCategoriesOptions(subParams), queryFn: async () => subCategoriesSchema.parse(await listSubCategories(subParams)) }),
   ]);
+  // prefetchQuery keeps errors to itself; a database outage must not render as an empty list.
+  const failed = queryClient.getQueryState(marketListOptions(query).queryKey)?.error;
+  if (failed instanceof DatabaseUnavailableError) throw failed;
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <MarketBrowser />

@@ -5,6 +5,8 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import postgres from "postgres";
+import { importFile } from "@/lib/import/import";
 import { expect, test, testRun } from "../fixtures";
 
 const SAMPLE = fs.readFileSync(path.join("e2e", "fixtures", "import-sample.json"), "utf8");
@@ -110,5 +112,33 @@ test.describe("npm run db:import", () => {
                          FROM outcomes oc JOIN external_books b ON b.outcome_id = oc.id, jsonb_array_elements(b.bids || b.asks) l
                         WHERE oc.market_id = m.id) END)`;
     expect(drift).toBe(0);
+  });
+
+  test("two overlapping files imported at the same time – both succeed, one after the other, each file whole", async () => {
+    const a = freshSample();
+    const tag = randomUUID().slice(0, 8);
+    // Thousands of shared users widen the window in which both transactions hold row locks.
+    const bulk = Array.from({ length: 3000 }, (_, i) => ({ id: randomUUID(), username: `bulk_${tag}_${i}`, profile_image_url: null }));
+    a.data.users.push(...bulk);
+    // File B: the same rows with other values, in the opposite order, so each would lock what the other needs next.
+    const b = structuredClone(a.data);
+    for (const u of b.users) u.username = `${u.username}_b`.slice(0, 64);
+    for (const m of b.markets) m.question = `${m.question} (B)`;
+    b.users.reverse();
+    b.markets.reverse();
+    const one = postgres(testRun().databaseUrl, { max: 1, onnotice: () => {} });
+    const two = postgres(testRun().databaseUrl, { max: 1, onnotice: () => {} });
+    try {
+      const results = await Promise.allSettled([importFile(one, a.data, { batchSize: 500 }), importFile(two, b, { batchSize: 500 })]);
+      for (const r of results) expect(r.status, r.status === "rejected" ? String(r.reason) : "").toBe("fulfilled");
+      // Whichever committed last wrote every row of its file: no mix of the two.
+      const markets = await one`SELECT question FROM markets WHERE id = ANY(${a.marketIds}::uuid[])`;
+      const users = await one`SELECT username FROM users WHERE id = ANY(${a.data.users.map((u: { id: string }) => u.id)}::uuid[])`;
+      expect(users.length).toBe(a.data.users.length);
+      const fromB = markets.filter((m) => m.question.endsWith("(B)")).length + users.filter((u) => u.username.endsWith("_b")).length;
+      expect([0, markets.length + users.length]).toContain(fromB);
+    } finally {
+      await Promise.all([one.end(), two.end()]);
+    }
   });
 });

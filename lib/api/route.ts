@@ -4,6 +4,9 @@
 // Handlers stay thin: they return data, never a Response, and have no try/catch of their own.
 import { createHash } from "node:crypto";
 import { withCacheStatus, type RequestCacheStatus } from "@/lib/cache/request-status";
+import { requestDeadlineMs } from "@/lib/db/bounds";
+import { withTimeout } from "@/lib/db/breaker";
+import { DatabaseUnavailableError, isDatabaseUnavailable } from "@/lib/db/errors";
 import { CAMEL_MEDIA_TYPE } from "@/lib/markets/schemas";
 import { apiErrorOf, errorBody } from "./errors";
 
@@ -47,6 +50,8 @@ export interface RouteOptions<T> {
   cache: CachePolicy;
   /** Maps the primary shape to the camelCase variant (lib/markets/camel.ts); absent: one shape only. */
   camel?: (data: T) => unknown;
+  /** The handler never touches the database: it answers even while the database is away. */
+  offline?: boolean;
 }
 
 /** True when the client asks for the camelCase variant (docs/api.md) with a non-zero quality. */
@@ -125,21 +130,31 @@ export function json(req: Request, data: unknown, options: RouteOptions<any>, ca
 }
 
 /** The NestJS-style error body, in application/json whatever the Accept (error bodies have one shape). */
-export function errorResponse(req: Request, status: number, message: string | string[]): Response {
+export function errorResponse(req: Request, status: number, message: string | string[], extra: Record<string, string> = {}): Response {
   return Response.json(errorBody(status, message), {
     status,
-    headers: { ...commonHeaders(req), "Cache-Control": CACHE_POLICIES.error },
+    headers: { ...commonHeaders(req), "Cache-Control": CACHE_POLICIES.error, ...extra },
   });
+}
+
+/** The database is away or overloaded: a 503 the client may retry after a second or two (lib/db/breaker.ts). */
+export function unavailableResponse(req: Request, err: DatabaseUnavailableError): Response {
+  return errorResponse(req, 503, "Service temporarily unavailable", { "Retry-After": String(err.retryAfterS) });
 }
 
 export function route<P = Record<string, string>, T = unknown>(options: RouteOptions<T>, handler: Handler<P, T>): RouteHandler<P> {
   return async (req, ctx) => {
     try {
-      const { status, result } = withCacheStatus(() => handler(req, ctx));
+      // Each database read goes through the breaker inside the response cache (lib/markets/cache.ts), so
+      // that an outage can still be answered from memory (stale-if-error); the request as a whole has a deadline.
+      const { status, result } = withCacheStatus(() => (options.offline ? handler(req, ctx) : withTimeout(handler(req, ctx), requestDeadlineMs(), "request")));
       return json(req, await result, options, status);
     } catch (err) {
       const api = apiErrorOf(err);
       if (api) return errorResponse(req, api.status, api.detail);
+      if (isDatabaseUnavailable(err)) {
+        return unavailableResponse(req, err instanceof DatabaseUnavailableError ? err : new DatabaseUnavailableError("database unavailable", 1, { cause: err }));
+      }
       // Never leak SQL, stack traces or connection strings to the client.
       console.error(`[api] ${req.method} ${new URL(req.url).pathname} failed:`, err);
       return errorResponse(req, 500, "Internal server error");

@@ -3,6 +3,7 @@
 import postgres from "postgres";
 import { replicaUrls } from "./consistency";
 import { createReadRouter, type ReadRouter } from "./replicas";
+import { connectTimeoutS, queryBounds } from "./bounds";
 
 export type Sql = postgres.Sql;
 
@@ -12,7 +13,10 @@ export function connect(url: string, options: postgres.Options<{}> = {}): Sql {
   return postgres(url, {
     max: Number(process.env.DB_POOL_SIZE ?? 10),
     idle_timeout: 30,
-    connect_timeout: 10,
+    connect_timeout: connectTimeoutS(),
+    // A short, flat reconnect delay: postgres.js's own backoff grows to 20 s during an outage and held
+    // recovery back by as much; the breaker (breaker.ts) already paces attempts while the database is away.
+    backoff: () => 0.2,
     onnotice: () => {},
     ...options,
   });
@@ -22,7 +26,8 @@ export function db(): Sql {
   if (!g.__marketsSql) {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set: start through server.ts or a script that resolves the database");
-    g.__marketsSql = connect(url);
+    // Requests must not hang on a locked table or a runaway query (issue 11; long jobs lift this).
+    g.__marketsSql = connect(url, { connection: queryBounds() });
   }
   return g.__marketsSql;
 }
@@ -46,7 +51,7 @@ export async function closeDb() {
 export async function readDb(): Promise<Sql> {
   const urls = replicaUrls();
   if (!urls.length) return db();
-  g.__marketsReads ??= createReadRouter({ primary: db(), urls, open: (url, onclose) => connect(url, { onclose }) });
+  g.__marketsReads ??= createReadRouter({ primary: db(), urls, open: (url, onclose) => connect(url, { onclose, connection: queryBounds() }) });
   return g.__marketsReads.pick();
 }
 

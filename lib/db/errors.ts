@@ -1,16 +1,46 @@
-// Which database failures mean "the database is away or overloaded" (answer 503, serve stale)
-// rather than a bug or a bad request.
-const UNAVAILABLE_CODES = new Set([
-  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN",
-  "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT",
-  "57P01", "57P02", "57P03", // admin/crash shutdown, cannot connect now
-  "53300", // too many connections
-  "57014", // statement timeout (query_canceled)
-  "55P03", // lock not available (lock_timeout)
-  "08000", "08003", "08006", "08001", "08004",
+// Which database failures mean "the database is away or overloaded" (answer 503, retry soon) rather than
+// a bug (answer 500), and the domain error that carries that verdict up to the HTTP layer.
+
+/** Socket and driver codes of a connection that could not be made or was lost (postgres.js, node:net). */
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN",
+  "CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_DESTROYED", "CONNECTION_ENDED",
 ]);
 
-export function isDatabaseUnavailable(err: unknown): boolean {
+/** SQLSTATEs of a server that is shutting down, starting up, crashed or out of connection slots. */
+const UNREACHABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "53400"]);
+
+/** SQLSTATEs of a query the server gave up on: statement_timeout (57014) and lock_timeout (55P03). */
+const TIMEOUT_SQLSTATES = new Set(["57014", "55P03"]);
+
+/** Thrown when the database cannot answer in time: the HTTP layer maps it to 503 with Retry-After. */
+export class DatabaseUnavailableError extends Error {
+  constructor(
+    message: string,
+    /** Seconds after which a retry may succeed (the Retry-After header). */
+    readonly retryAfterS = 1,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "DatabaseUnavailableError";
+  }
+}
+
+function codeOf(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === "string" && UNAVAILABLE_CODES.has(code);
+  return typeof code === "string" ? code : undefined;
+}
+
+/** The connection itself failed (refused, lost, timed out, server shutting down or full): the whole database is away. */
+export function isConnectionFailure(err: unknown): boolean {
+  const code = codeOf(err);
+  if (!code) return false;
+  // Class 08 is "connection exception" in every PostgreSQL version.
+  return CONNECTION_CODES.has(code) || UNREACHABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code);
+}
+
+/** Any failure that says "try again shortly", not "this request is wrong": connection failures and timeouts. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (err instanceof DatabaseUnavailableError) return true;
+  return isConnectionFailure(err) || TIMEOUT_SQLSTATES.has(codeOf(err) ?? "");
 }

@@ -1,6 +1,7 @@
 // Applies lib/db/migrations/NNNN_name.sql in order, each in its own transaction, recorded in schema_migrations.
 import fs from "node:fs";
 import path from "node:path";
+import { liftBounds } from "./bounds";
 import type { Sql } from "./client";
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), "lib", "db", "migrations");
@@ -17,6 +18,7 @@ export async function pendingMigrations(sql: Sql): Promise<string[]> {
 
 export async function migrate(sql: Sql, log: (m: string) => void = () => {}): Promise<string[]> {
   return sql.begin(async (tx) => {
+    await liftBounds(tx); // a migration may wait for the lock below and rewrite large tables
     // One migrator at a time, even with several app instances starting together.
     await tx`SELECT pg_advisory_xact_lock(727274)`;
     await tx`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;

@@ -1,6 +1,7 @@
 // The import of docs/import.md: validate a whole file (shape, then cross-row references against the
 // file and the database), then upsert it in one transaction and refresh the derived columns.
 import type { ZodError } from "zod";
+import { liftBounds } from "../db/bounds";
 import type { Sql } from "../db/client";
 import { vacuumAnalyze } from "../db/vacuum";
 import { type ImportFile, importFileSchema } from "../markets/import-schemas";
@@ -338,11 +339,34 @@ function describeDbError(err: unknown, table: string): string {
   return `database rejected the file while writing ${where}: ${e.message ?? String(err)}${e.detail ? ` (${e.detail})` : ""}`;
 }
 
-/** Validates `data` completely, then writes it in one transaction; throws ImportError on any failure. */
+/** Imports wait for each other under this transaction-level advisory lock (migrations use 727274). */
+const IMPORT_LOCK = 727275;
+/** deadlock_detected and serialization_failure: the transaction was rolled back whole and may simply run again. */
+const RETRYABLE = new Set(["40P01", "40001"]);
+const ATTEMPTS = 3;
+
+/**
+ * Validates `data` completely, then writes it in one transaction; throws ImportError on any failure.
+ * Concurrent imports run one after another (an advisory lock), so two files sharing rows can neither
+ * deadlock nor be checked against rows the other is still writing; a deadlock with another writer
+ * (the simulator) rolls the file back whole and it is tried again.
+ */
 export async function importFile(sql: Sql, data: unknown, opts: ImportOptions = {}): Promise<ImportSummary> {
+  const parsed = parseImportFile(data);
+  if (!parsed.ok) throw new ImportError(parsed.error);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeFile(sql, parsed.file, opts);
+    } catch (err) {
+      const code = ((err as Error).cause as { code?: unknown } | undefined)?.code;
+      if (attempt >= ATTEMPTS || typeof code !== "string" || !RETRYABLE.has(code)) throw err;
+    }
+  }
+}
+
+async function writeFile(sql: Sql, file: ImportFile, opts: ImportOptions): Promise<ImportSummary> {
   const started = Date.now();
-  const v = await validateImport(sql, data);
-  if (!v.ok) throw new ImportError(v.error);
+  const v = { file };
   const rows = importRows(v.file);
   const total = Object.values(rows).reduce((n, r) => n + r.length, 0);
   const size = opts.batchSize ?? 2000;
@@ -352,6 +376,11 @@ export async function importFile(sql: Sql, data: unknown, opts: ImportOptions = 
   const outcomeMarket = new Map(rows.outcomes.map((o) => [o.id as string, o.market_id as string]));
   try {
     await sql.begin(async (tx) => {
+      await liftBounds(tx); // a large file takes minutes, and it waits for other imports below
+      await tx`SELECT pg_advisory_xact_lock(${IMPORT_LOCK})`;
+      current = "validation";
+      const error = crossCheck(file, await lookupExisting(tx as unknown as Sql, file));
+      if (error) throw new ImportError(error);
       for (const name of Object.keys(TABLES) as TableName[]) {
         current = name;
         const list = rows[name];
@@ -371,7 +400,8 @@ export async function importFile(sql: Sql, data: unknown, opts: ImportOptions = 
       // Push channels signal through the NOTIFY triggers of migration 0002, delivered at commit.
     });
   } catch (err) {
-    throw new ImportError(describeDbError(err, current));
+    if (err instanceof ImportError) throw err;
+    throw new ImportError(describeDbError(err, current), { cause: err });
   }
   const counts = Object.fromEntries(Object.entries(rows).map(([k, r]) => [k, r.length])) as Record<TableName, number>;
   return { ...counts, markets_touched: touched.size, ms: Date.now() - started };

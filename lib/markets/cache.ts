@@ -3,6 +3,7 @@
 // the react-query keys and tagged by what they show; the NOTIFY stream that drives the push channels
 // (migrations 0002 and 0006) says what changed, and `invalidateFromNotification` turns that into tags.
 // Readers never know whether an answer came from memory.
+import { withDatabase } from "@/lib/db/breaker";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { reportCacheResult } from "@/lib/cache/request-status";
 import { ResponseCache, type Loaded } from "@/lib/cache/response-cache";
@@ -37,7 +38,9 @@ const historyTags = (key: MarketKey, outcomeId: string) => [`hist:o:${outcomeId}
 const keyOf = (key: MarketKey) => ("id" in key ? { id: key.id } : { slug: key.slug });
 
 async function read<T>(key: unknown[], tags: string[], load: () => Promise<Loaded<T>>): Promise<T> {
-  const result = await marketCache().get(JSON.stringify(key), tags, load);
+  // Loads go through the breaker (fast 503s while the database is away, a deadline per load); a load
+  // that fails for an outage may be answered by the entry it would have replaced (stale-if-error).
+  const result = await marketCache().get(JSON.stringify(key), tags, () => withDatabase(load));
   reportCacheResult(result);
   return result.value;
 }

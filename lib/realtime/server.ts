@@ -20,6 +20,7 @@ import {
 } from "./channels";
 import { channelRequest } from "./schemas";
 import { createListener } from "./listener";
+import { createSlugCache } from "./slug-cache";
 import { createThrottle } from "./throttle";
 import { createTokenBucket } from "./token-bucket";
 
@@ -61,6 +62,8 @@ const JOIN_BURST = 200;
 const JOIN_RATE = 100;
 const SLUG_CACHE_MS = 60_000;
 const SLUG_CACHE_MAX = 10_000;
+/** Unknown slugs are remembered briefly: a join flood for a made-up market asks the database once per slug and window. */
+const SLUG_MISS_CACHE_MS = Number(process.env.REALTIME_SLUG_MISS_MS ?? 5_000);
 
 export async function attachRealtime(server: http.Server, options: RealtimeOptions = {}): Promise<() => Promise<void>> {
   const coalesceMs = options.coalesceMs ?? Number(process.env.REALTIME_COALESCE_MS ?? 150);
@@ -125,6 +128,15 @@ export async function attachRealtime(server: http.Server, options: RealtimeOptio
   };
 
   // ------------------------------------------------------------------ database in
+  // Whether a market exists, for joins: known slugs a while, unknown ones briefly (a flood of made-up
+  // slugs costs one query per slug and window); a market created since is announced ('list') and forgotten.
+  const slugs = createSlugCache({
+    lookup: marketSlugExists,
+    hitMs: SLUG_CACHE_MS,
+    missMs: SLUG_MISS_CACHE_MS,
+    max: SLUG_CACHE_MAX,
+  });
+  const marketExists = slugs.exists;
   // Everything a committed change sets off happens here, once per notification.
   const onNotification = ({ k: kind, s: slug, o: outcomeId }: Notification) => {
     const channel = channelName(slug, kind);
@@ -141,14 +153,15 @@ export async function attachRealtime(server: http.Server, options: RealtimeOptio
     heartbeatMs,
     log,
     onNotify: (payload) => afterCommit(() => {
-      if (options.onEvent) {
-        try {
-          const raw: unknown = JSON.parse(payload);
-          if (raw && typeof raw === "object") options.onEvent(raw as Record<string, unknown>);
-        } catch {
-          /* not ours */
-        }
+      let raw: Record<string, unknown> | null = null;
+      try {
+        const parsed: unknown = JSON.parse(payload);
+        if (parsed && typeof parsed === "object") raw = parsed as Record<string, unknown>;
+      } catch {
+        /* not ours */
       }
+      if (raw?.k === "list") slugs.forgetMisses(); // markets were created
+      if (raw) options.onEvent?.(raw);
       const n = parseNotification(payload);
       if (n) onNotification(n);
     }),
@@ -167,18 +180,6 @@ export async function attachRealtime(server: http.Server, options: RealtimeOptio
   }
 
   // ------------------------------------------------------------------ clients
-  // Markets are not deleted in practice, so a slug found once is trusted for a while.
-  const known = new Map<string, number>(); // slug → cached until
-  const marketExists = async (slug: string) => {
-    const until = known.get(slug);
-    if (until && until > Date.now()) return true;
-    const exists = await marketSlugExists(slug);
-    if (exists) {
-      if (known.size >= SLUG_CACHE_MAX) known.clear();
-      known.set(slug, Date.now() + SLUG_CACHE_MS);
-    }
-    return exists;
-  };
 
   const malformed: Ack = { ok: false, error: "Malformed channel" };
   const channelOf = (payload: unknown): (Channel & { name: string }) | null => {

@@ -4,6 +4,7 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type postgres from "postgres";
+import { liftBounds } from "../db/bounds";
 import type { Sql } from "../db/client";
 import { vacuumAnalyze } from "../db/vacuum";
 import {
@@ -253,6 +254,7 @@ export async function seedDatabase(sql: Sql, opts: SeedDatabaseOptions = {}): Pr
 
   await sql.begin(async (tx_) => {
     const tx = tx_ as unknown as Sql;
+    await liftBounds(tx); // seeding 100k markets runs for minutes
     if (opts.reset) await resetDatabase(tx);
     const load = async () => {
       const tLoad = Date.now();

@@ -2,7 +2,7 @@
 import { notFound } from "@/lib/api/errors";
 import { preflight, route } from "@/lib/api/route";
 
-export const GET = route<{ path?: string[] }>({ cache: "error" }, async (req) => {
+export const GET = route<{ path?: string[] }>({ cache: "error", offline: true }, async (req) => {
   throw notFound(`Cannot GET ${new URL(req.url).pathname}`);
 });
 export const OPTIONS = preflight;

@@ -2,5 +2,5 @@
 import { openApiDocument } from "@/lib/api/openapi";
 import { preflight, route } from "@/lib/api/route";
 
-export const GET = route({ cache: "document" }, async () => openApiDocument());
+export const GET = route({ cache: "document", offline: true }, async () => openApiDocument());
 export const OPTIONS = preflight;

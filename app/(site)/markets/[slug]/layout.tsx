@@ -5,6 +5,8 @@ import { notFound } from "next/navigation";
 import { marketSlugExists } from "@/lib/markets/cache";
 
 export default async function MarketLayout({ children, params }: { children: React.ReactNode; params: Promise<{ slug: string }> }) {
-  if (!(await marketSlugExists((await params).slug))) notFound();
+  const slug = (await params).slug;
+  // Through the cache and its breaker: a database that just went away opens it, and the next request gets the 503 page.
+  if (!(await marketSlugExists(slug))) notFound();
   return children;
 }

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { Breaker, withTimeout } from "./breaker";
+import { DatabaseUnavailableError } from "./errors";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("Breaker – one probe per interval while the database is away", () => {
+  it("refuses at once when open, probes every interval, closes on the first good probe", async () => {
+    let probes = 0;
+    let up = false;
+    const b = new Breaker({ retryMs: 40, probe: async () => (probes++, up ? undefined : Promise.reject(new Error("down"))) });
+    expect(() => b.check()).not.toThrow();
+    b.trip(Object.assign(new Error("refused"), { code: "ECONNREFUSED" }));
+    b.trip(new Error("again")); // already open: no second probe loop
+    expect(b.isOpen).toBe(true);
+    expect(() => b.check()).toThrow(DatabaseUnavailableError);
+    for (let i = 0; i < 1000; i++) expect(() => b.check()).toThrow(DatabaseUnavailableError); // no probe per request
+    await sleep(150);
+    expect(probes).toBeGreaterThanOrEqual(2);
+    expect(probes).toBeLessThanOrEqual(4);
+    up = true;
+    await sleep(100);
+    expect(b.isOpen).toBe(false);
+    expect(() => b.check()).not.toThrow();
+    b.close();
+  });
+
+  it("Retry-After is the probe interval in whole seconds, at least 1", () => {
+    expect(new Breaker({ retryMs: 300, probe: async () => {} }).retryAfterS).toBe(1);
+    expect(new Breaker({ retryMs: 2500, probe: async () => {} }).retryAfterS).toBe(3);
+  });
+});
+
+describe("withTimeout – a deadline around work that may never end", () => {
+  it("rejects with DatabaseUnavailableError after the deadline", async () => {
+    const t0 = Date.now();
+    await expect(withTimeout(new Promise(() => {}), 50)).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    expect(Date.now() - t0).toBeLessThan(500);
+  });
+  it("passes results and errors through", async () => {
+    await expect(withTimeout(Promise.resolve(7), 50)).resolves.toBe(7);
+    await expect(withTimeout(Promise.reject(new Error("x")), 50)).rejects.toThrow("x");
+  });
+});

@@ -1,0 +1,119 @@
+// A circuit breaker in front of the database: after a failed connection every request answers 503 at
+// once, and one probe per interval (not one connect per request) finds out when the database is back.
+// Kept on globalThis: server.ts and the route handlers Next bundles separately must share one state.
+import { db } from "./client";
+import { connectTimeoutS, requestDeadlineMs } from "./bounds";
+import { DatabaseUnavailableError, isConnectionFailure, isDatabaseUnavailable } from "./errors";
+
+export interface BreakerOptions {
+  /** Runs one cheap query; resolves when the database answers. */
+  probe: () => Promise<unknown>;
+  /** Delay between probes while open. */
+  retryMs: number;
+  log?: (message: string) => void;
+}
+
+export class Breaker {
+  private openedAt: number | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private lastUnavailableAt = 0;
+
+  constructor(private readonly options: BreakerOptions) {}
+
+  get isOpen(): boolean {
+    return this.openedAt !== null;
+  }
+
+  /** Seconds a client should wait before retrying (the Retry-After header). */
+  get retryAfterS(): number {
+    return Math.max(1, Math.ceil(this.options.retryMs / 1000));
+  }
+
+  /** Open, or a request found the database unavailable within the last `ms` (a timeout does not open it). */
+  unavailableWithin(ms: number): boolean {
+    return this.openedAt !== null || Date.now() - this.lastUnavailableAt < ms;
+  }
+
+  /** Records that a request could not get its answer (any DatabaseUnavailableError). */
+  noteUnavailable(): void {
+    this.lastUnavailableAt = Date.now();
+  }
+
+  /** Throws DatabaseUnavailableError while open, so a request does not even wait for a pool slot. */
+  check(): void {
+    if (this.openedAt !== null) throw new DatabaseUnavailableError("database unavailable", this.retryAfterS);
+  }
+
+  /** Opens on a connection failure; a later probe closes it. */
+  trip(err: unknown): void {
+    if (this.openedAt !== null) return;
+    this.openedAt = Date.now();
+    const code = (err as { code?: string })?.code ?? (err as Error)?.message ?? String(err);
+    this.options.log?.(`database unavailable (${code}): answering 503 and probing every ${this.options.retryMs} ms`);
+    this.schedule();
+  }
+
+  /** Stops probing (process shutdown). */
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private schedule() {
+    this.timer = setTimeout(() => void this.probeOnce(), this.options.retryMs);
+    this.timer.unref();
+  }
+
+  private async probeOnce() {
+    try {
+      await this.options.probe();
+      this.options.log?.(`database back after ${((Date.now() - this.openedAt!) / 1000).toFixed(1)} s`);
+      this.openedAt = null;
+      this.timer = null;
+    } catch {
+      this.schedule();
+    }
+  }
+}
+
+/** Rejects after `ms` with a DatabaseUnavailableError; the work keeps running (statement_timeout ends it). */
+export function withTimeout<T>(work: Promise<T>, ms: number, what = "database"): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DatabaseUnavailableError(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+const g = globalThis as unknown as { __marketsBreaker?: Breaker };
+
+/** The process's breaker over db(). */
+export function breaker(): Breaker {
+  if (!g.__marketsBreaker) {
+    const retryMs = Number(process.env.DB_RETRY_MS ?? 1000);
+    g.__marketsBreaker = new Breaker({
+      retryMs,
+      // As long as a connect may take: a slow first connect after a restart must not count as "still down".
+      probe: () => withTimeout(db()`SELECT 1`.execute(), connectTimeoutS() * 1000 + 500, "probe"),
+      log: (m) => console.error(`[db] ${m}`),
+    });
+  }
+  return g.__marketsBreaker;
+}
+
+/**
+ * Runs database work for one request: refused at once while the breaker is open, bounded by the request
+ * deadline (pool wait included), and any "try again" failure turned into a DatabaseUnavailableError.
+ */
+export async function withDatabase<T>(work: () => Promise<T>): Promise<T> {
+  const b = breaker();
+  b.check();
+  try {
+    return await withTimeout(work(), requestDeadlineMs());
+  } catch (err) {
+    if (isConnectionFailure(err)) b.trip(err);
+    if (!isDatabaseUnavailable(err)) throw err;
+    b.noteUnavailable();
+    throw err instanceof DatabaseUnavailableError ? err : new DatabaseUnavailableError("database did not answer in time", 1, { cause: err });
+  }
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { DatabaseUnavailableError, isConnectionFailure, isDatabaseUnavailable } from "./errors";
+
+const withCode = (code: string) => Object.assign(new Error(code), { code });
+
+describe("isDatabaseUnavailable – away or overloaded means 503, anything else is a bug", () => {
+  it.each([
+    ["ECONNREFUSED", true, true],
+    ["ECONNRESET", true, true],
+    ["CONNECT_TIMEOUT", true, true],
+    ["CONNECTION_CLOSED", true, true],
+    ["CONNECTION_DESTROYED", true, true],
+    ["57P01", true, true], // admin_shutdown (pg_ctl stop)
+    ["57P03", true, true], // cannot_connect_now (starting up)
+    ["53300", true, true], // too_many_connections
+    ["08006", true, true], // connection_failure
+    ["57014", true, false], // statement_timeout: this query, not the database
+    ["55P03", true, false], // lock_timeout
+    ["42P01", false, false], // undefined_table: a bug
+    ["23505", false, false], // unique_violation
+    ["22P02", false, false], // invalid_text_representation
+  ])("%s → unavailable %s, connection failure %s", (code, unavailable, connection) => {
+    expect(isDatabaseUnavailable(withCode(code))).toBe(unavailable);
+    expect(isConnectionFailure(withCode(code))).toBe(connection);
+  });
+
+  it("a plain error, null and a string are not", () => {
+    for (const e of [new Error("boom"), null, undefined, "ECONNREFUSED"]) expect(isDatabaseUnavailable(e)).toBe(false);
+  });
+
+  it("the domain error is", () => expect(isDatabaseUnavailable(new DatabaseUnavailableError("x"))).toBe(true));
+});

@@ -1,0 +1,46 @@
+// While the database is away, the pages that read it answer a calm 503 page at once (with Retry-After),
+// before Next starts streaming: a streamed page's status is fixed at 200 by then.
+import type http from "node:http";
+import { breaker } from "../db/breaker";
+
+/** The market list and a market's page: the pages rendered from the database. */
+const DATABASE_PAGES = /^\/(?:markets\/[^/]+\/?)?$/;
+
+const PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Temporarily unavailable – Markets</title>
+<style>body{font-family:system-ui,sans-serif;margin:0;min-height:100vh;display:grid;place-items:center;color:#18181b;background:#fff}
+@media (prefers-color-scheme:dark){body{color:#f4f4f5;background:#09090b}}main{max-width:32rem;padding:2rem;text-align:center}
+p{color:#71717a}a{color:inherit}</style></head>
+<body><main><h1>Temporarily unavailable</h1>
+<p>Market data cannot be loaded right now. This page will work again in a moment; <a href="">try again</a>.</p>
+</main></body></html>`;
+
+/**
+ * Answers a database page with the 503 page while the breaker is open; false when Next should handle it.
+ * A render that fails because the database went away just now (Next answers its error page with 500)
+ * keeps Next's page, which shows the error boundary, but with 503 and Retry-After.
+ */
+export function answerUnavailablePage(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  if (!DATABASE_PAGES.test((req.url ?? "/").split("?")[0])) return false;
+  const b = breaker();
+  if (!b.isOpen) {
+    const writeHead = res.writeHead as (this: http.ServerResponse, status: number, ...rest: unknown[]) => http.ServerResponse;
+    res.writeHead = function (this: http.ServerResponse, status: number, ...rest: unknown[]) {
+      if (status === 500 && b.unavailableWithin(5_000)) {
+        status = 503;
+        this.setHeader("retry-after", String(b.retryAfterS));
+      }
+      return writeHead.call(this, status, ...rest);
+    } as typeof res.writeHead;
+    return false;
+  }
+  res.writeHead(503, {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    "retry-after": String(b.retryAfterS),
+  });
+  res.end(req.method === "HEAD" ? undefined : PAGE);
+  return true;
+}

@@ -1,0 +1,98 @@
+// npm run soak -- [--minutes 10] [--connections 4] [--sockets 20] [--markets 400] [--no-gc]
+// Mixed load for minutes on an app with the simulator trading, on a cluster of its own in a temp dir:
+// list, market, book, history and page requests plus sockets joining and leaving. Prints each minute
+// the server's RSS, its heap after a full GC (--expose-gc: a leak keeps growing there, lazily collected
+// garbage does not) and the p50/p99 latency of that minute.
+import { spawn } from "node:child_process";
+import { parseArgs } from "node:util";
+import { io } from "socket.io-client";
+import { freePort } from "../lib/db/embedded";
+import { startOwnCluster } from "../e2e/support/cluster";
+import { startLoad } from "../e2e/support/load";
+
+const { values } = parseArgs({
+  options: {
+    minutes: { type: "string", default: "10" },
+    connections: { type: "string", default: "4" },
+    sockets: { type: "string", default: "20" },
+    markets: { type: "string", default: "400" },
+    "no-gc": { type: "boolean", default: false },
+  },
+});
+const minutes = Number(values.minutes);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const log = (m: string) => console.error(`[soak] ${m}`);
+const MB = (b: number) => (b / 1048576).toFixed(0);
+
+const cluster = await startOwnCluster({ markets: Number(values.markets), log });
+const port = await freePort();
+const baseURL = `http://127.0.0.1:${port}`;
+const nodeArgs = ["--require", "./scripts/soak-probe.cjs", ...(values["no-gc"] ? [] : ["--expose-gc"]), "--import", "tsx", "server.ts", "--simulate"];
+const child = spawn(process.execPath, nodeArgs, {
+  env: { ...process.env, DATABASE_URL: cluster.url, PORT: String(port), HOST: "127.0.0.1", SKIP_SEED: "1", LOG_REQUESTS: "0", NEXT_TELEMETRY_DISABLED: "1" },
+  stdio: ["ignore", "pipe", "pipe"],
+});
+let output = "";
+const mem: { t: number; rss: number; heapUsed: number; external: number; arrayBuffers: number }[] = [];
+child.stdout!.on("data", (d) => (output += d));
+child.stderr!.on("data", (d: Buffer) => {
+  for (const line of d.toString().split("\n")) {
+    if (line.startsWith("[soak-mem] ")) mem.push(JSON.parse(line.slice(11)));
+    else if (line) output += line + "\n";
+  }
+});
+
+let stopSockets = false;
+try {
+  while (!output.includes("ready on")) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
+    await sleep(200);
+  }
+  const list = await (await fetch(`${baseURL}/v1/markets?limit=100`)).json();
+  const markets: { id: string; slug: string; outcomes: { id: string }[] }[] = list.markets;
+  const paths = markets.slice(0, 40).flatMap((m, i) => [
+    `/v1/markets?limit=20&offset=${(i * 20) % 200}&sortBy=${["VOLUME", "TRENDING", "CREATED"][i % 3]}`,
+    `/v1/markets/${m.id}`,
+    `/v1/markets/slug/${m.slug}/orderbook?outcomeId=${m.outcomes[0].id}`,
+    `/v1/markets/${m.id}/prices-history?outcomeId=${m.outcomes[0].id}&fidelity=60`,
+    ...(i % 4 === 0 ? [`/markets/${m.slug}`, `/?q=${"aeiou"[i % 5]}`] : []),
+  ]);
+  // Sockets come and go: connect, join two channels of a random market, stay a few seconds, leave.
+  const socketLoop = async (k: number) => {
+    while (!stopSockets) {
+      const m = markets[(k * 7 + Math.floor(Math.random() * markets.length)) % markets.length];
+      const s = io(baseURL, { transports: ["websocket"], reconnection: false });
+      await new Promise<void>((r) => (s.on("connect", () => r()), s.on("connect_error", () => r())));
+      await s.timeout(5000).emitWithAck("join", { channel: `market:${m.slug}:price` }).catch(() => {});
+      await s.timeout(5000).emitWithAck("join", { channel: `market:${m.slug}:orderbook` }).catch(() => {});
+      await s.timeout(5000).emitWithAck("join", { channel: `market:no-such-${k}-${Date.now() % 97}:price` }).catch(() => {});
+      await sleep(2000 + Math.random() * 3000);
+      s.disconnect();
+    }
+  };
+  const socketLoops = Array.from({ length: Number(values.sockets) }, (_, k) => socketLoop(k));
+  const load = startLoad(baseURL, paths, { connections: Number(values.connections), pauseMs: 5 });
+  const pid = child.pid!;
+  console.log(`soak: ${minutes} min, ${values.connections} HTTP loops, ${values.sockets} socket loops, simulator on, ${values.markets} markets (server pid ${pid})`);
+  console.log(" min   rss MB  heap MB (after GC)  external MB  requests   p50 ms   p99 ms   non-200");
+  for (let minute = 1; minute <= minutes; minute++) {
+    const from = load.samples.length;
+    await sleep(60_000);
+    const slice = load.samples.slice(from);
+    const ms = slice.map((s) => s.ms).sort((a, b) => a - b);
+    const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? 0;
+    const last = mem.at(-1);
+    console.log(
+      `${String(minute).padStart(4)}  ${MB(last?.rss ?? 0).padStart(7)}  ${MB(last?.heapUsed ?? 0).padStart(18)}  ${MB(last?.external ?? 0).padStart(11)}  ${String(slice.length).padStart(8)}  ${String(q(0.5)).padStart(7)}  ${String(q(0.99)).padStart(7)}  ${String(slice.filter((s) => s.status !== 200).length).padStart(8)}`,
+    );
+  }
+  stopSockets = true;
+  await load.stop();
+  await Promise.all(socketLoops);
+} finally {
+  stopSockets = true;
+  child.kill("SIGTERM");
+  await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)));
+  await cluster.destroy();
+}
+process.exit(0);
