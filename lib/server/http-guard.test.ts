@@ -12,7 +12,8 @@ describe("http guard – what never reaches Next", () => {
     ["OPTIONS", "/v1/markets", "next"],
     ["GET", "/markets/some-slug", "next"],
     ["GET", "/markets/", "next"], // pages keep Next's trailing-slash redirect
-    ["OPTIONS", "/", "next"],
+    ["OPTIONS", "/", 204],
+    ["OPTIONS", "/healthz", 204],
     ["GET", "/markets/%%", 400],
     ["GET", "/markets/%E0%A4%A", 400],
     ["GET", "/v1/markets/%E0%A4%A", 400],
@@ -38,6 +39,11 @@ describe("http guard – what never reaches Next", () => {
     ["GET", "/v1//markets", 404],
     ["GET", "/x/../v1/markets", 404],
     ["GET", "/%2e%2e/v1/markets", 404],
+    ["GET", "/v1/markets?__proto__=1", 400],
+    ["GET", "/v1/markets?limit=1&%5F%5Fproto%5F%5F=1", 400],
+    ["GET", `/v1/markets/x/orderbook?outcomeId=y&__proto__=1`, 400],
+    ["GET", "/v1/markets?__proto__x=1", "next"],
+    ["GET", "/?__proto__=1", "next"],
     ["GET", "http://example.com/v1/markets", "next"],
     ["GET", "http://example.com/v1/markets/", 404],
   ] as const)("%s %s → %s", (method, url, expected) => expect(status(method, url)).toBe(expected));

@@ -22,7 +22,7 @@ export const API_METHODS = "GET, HEAD, OPTIONS";
 export const SITE_METHODS = "GET, HEAD, OPTIONS";
 
 /** The headers of every /v1 error (as lib/api/route.ts sends them): never stored, varies by Accept, CORS open. */
-export function apiErrorAnswer(status: number, message: string, headers: Record<string, string> = {}): Answer {
+export function apiErrorAnswer(status: number, message: string | string[], headers: Record<string, string> = {}): Answer {
   return {
     status,
     headers: {
@@ -90,6 +90,8 @@ export function checkRequest(method = "GET", target = "/"): Checked {
     // TRACE, CONNECT, POST … would reach Next's page renderer, which has no answer for them (TRACE is a 500).
     if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS")
       return { api, answer: siteAnswer(405, "Method Not Allowed", { Allow: SITE_METHODS }) };
+    // Next answers OPTIONS on a page with an empty 400; no CORS here (only /v1 is open to other origins).
+    if (method === "OPTIONS") return { api, answer: { status: 204, headers: { Allow: SITE_METHODS, "Cache-Control": "no-store" }, body: "" } };
     return { api };
   }
   if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS")
@@ -101,5 +103,10 @@ export function checkRequest(method = "GET", target = "/"): Checked {
     const hint = plain.length > 1 && plain.endsWith("/") && resolvePath(plain) === plain.slice(0, -1) ? ` (no trailing slash: ${resolvePath(plain)})` : "";
     return { api, answer: apiErrorAnswer(404, `Cannot ${method === "HEAD" ? "GET" : method} ${path}${hint}`) };
   }
+  // Next parses the query into a plain object before route handlers see it, where `__proto__` silently
+  // vanishes: refused here, in the words of lib/api/query.ts, so it cannot pass unvalidated.
+  const query = target.indexOf("?");
+  if (query >= 0 && /proto/i.test(target.slice(query)) && new URLSearchParams(target.slice(query + 1).split("#")[0]).has("__proto__"))
+    return { api, answer: apiErrorAnswer(400, ["property __proto__ should not exist"]) };
   return { api };
 }
