@@ -8,7 +8,7 @@ export interface RateLimitConfig {
   rps: number;
   /** Requests a client may make at once after being idle. */
   burst: number;
-  /** Buckets kept at most; the least recently seen client is forgotten first. */
+  /** Buckets kept at most; past it, the clients seen first are forgotten first. */
   maxClients: number;
 }
 
@@ -45,15 +45,16 @@ interface Bucket {
 }
 
 export class TokenBuckets {
-  // Insertion order is recency order: every touch re-inserts, so the first entries are the idlest.
   private readonly buckets = new Map<string, Bucket>();
   private readonly fillS: number;
+  private sweptAt: number;
 
   constructor(
     readonly config: RateLimitConfig,
     private readonly now: () => number = () => performance.now() / 1000,
   ) {
     this.fillS = config.burst / config.rps;
+    this.sweptAt = now();
   }
 
   get size() {
@@ -64,14 +65,20 @@ export class TokenBuckets {
   take(key: string, cost = 1): Decision {
     const now = this.now();
     const { rps, burst } = this.config;
-    const found = this.buckets.get(key);
-    let tokens = found ? Math.min(burst, found.tokens + (now - found.at) * rps) : burst;
+    const bucket = this.buckets.get(key);
+    let tokens = bucket ? Math.min(burst, bucket.tokens + (now - bucket.at) * rps) : burst;
     const allowed = tokens >= cost;
     if (allowed) tokens -= cost;
-    if (found) this.buckets.delete(key);
-    // A full bucket is the same as none: only clients that spent something are remembered.
-    if (tokens < burst) this.buckets.set(key, { tokens, at: now });
-    this.evict(now);
+    // Updated in place (no delete and re-insert: a Map's deleted slots slow every later scan).
+    if (bucket) {
+      bucket.tokens = tokens;
+      bucket.at = now;
+    } else if (tokens < burst) {
+      // A full bucket is the same as none: only clients that spent something are remembered.
+      this.buckets.set(key, { tokens, at: now });
+      if (this.buckets.size > this.config.maxClients) this.evict(now, true);
+    }
+    if (now - this.sweptAt >= Math.max(1, this.fillS)) this.evict(now, false);
     return {
       allowed,
       remaining: Math.floor(tokens),
@@ -80,12 +87,17 @@ export class TokenBuckets {
     };
   }
 
-  /** Drops buckets that have refilled (idle for a full refill) and, past maxClients, the idlest ones. */
-  private evict(now: number) {
-    let checked = 0;
-    for (const [key, bucket] of this.buckets) {
-      const over = this.buckets.size > this.config.maxClients;
-      if (!over && (checked++ >= 2 || now - bucket.at < this.fillS)) break;
+  /**
+   * Drops every bucket that has refilled (idle for a full refill): a scan at most once per refill
+   * period, so O(1) per request on average. Over maxClients with everyone active, the clients seen
+   * first are forgotten until it fits.
+   */
+  private evict(now: number, overfull: boolean) {
+    this.sweptAt = now;
+    for (const [key, bucket] of this.buckets) if (now - bucket.at >= this.fillS) this.buckets.delete(key);
+    if (!overfull) return;
+    for (const key of this.buckets.keys()) {
+      if (this.buckets.size <= this.config.maxClients) break;
       this.buckets.delete(key);
     }
   }
