@@ -12,6 +12,8 @@ import { migrate } from "./lib/db/migrate";
 import { getOrderBook, invalidateFromNotification, marketCache } from "./lib/markets/cache";
 import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
 import { attachRealtime } from "./lib/realtime/server";
+import { frontDoor } from "./lib/server/front-door";
+import { rateLimitConfig, trustedProxies } from "./lib/server/rate-limit";
 import { logRequest, requestLogEnabled } from "./lib/server/request-log";
 import { answerUnavailablePage } from "./lib/server/unavailable-page";
 
@@ -20,15 +22,6 @@ const dev = args.has("--dev");
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";
 const distDir = process.env.NEXT_DIST_DIR || ".next";
-
-function decodable(pathname: string) {
-  try {
-    decodeURIComponent(pathname);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function log(message: string) {
   console.log(`[server] ${message}`);
@@ -60,21 +53,11 @@ async function main() {
   await app.prepare();
 
   const logRequests = requestLogEnabled();
+  // Malformed URLs, unknown methods and /v1 paths that are not the API's answer here; /v1 is rate limited.
+  const guard = frontDoor({ rateLimit: rateLimitConfig(), trustProxy: trustedProxies(process.env.TRUST_PROXY) });
   const server = http.createServer((req, res) => {
     if (logRequests) logRequest(req, res);
-    // Next answers an undecodable path with an HTML page; API clients get the JSON error body.
-    const pathname = (req.url ?? "/").split("?")[0];
-    if (pathname.startsWith("/v1/") && !decodable(pathname)) {
-      // The headers every /v1 error carries (lib/api/route.ts): not stored, varies by Accept, CORS open.
-      res.writeHead(400, {
-        "content-type": "application/json; charset=utf-8",
-        "cache-control": "no-store",
-        vary: "Accept",
-        "access-control-allow-origin": "*",
-      });
-      res.end(JSON.stringify({ statusCode: 400, message: "Malformed URL", error: "Bad Request" }));
-      return;
-    }
+    if (guard(req, res)) return;
     if (answerUnavailablePage(req, res)) return;
     void handle(req, res);
   });

@@ -55,5 +55,7 @@ process.env.PORT = String(port);
 process.env.HOST ??= "127.0.0.1";
 process.env.SKIP_SEED = "1";
 process.env.LOG_REQUESTS ??= "0";
+// Specs fire thousands of /v1 requests from one address; the rate limit has its own spec (e2e/api/rate-limit.spec.ts).
+process.env.RATE_LIMIT ??= "off";
 if (process.env.TEST_DEV === "1") process.argv.push("--dev");
 await import("../server");

@@ -1,6 +1,7 @@
 "use client";
 // The interactive reference of /v1, rendered by Scalar from /v1/openapi.json. Client-only and imported by
 // /docs alone, so its weight never reaches the other pages. Everything it loads comes from this origin.
+import "@/lib/ui/zod-without-eval";
 import { ApiReferenceReact } from "@scalar/api-reference-react";
 import "@scalar/api-reference-react/style.css";
 

@@ -1,5 +1,6 @@
 // /docs – the reference page of the public /v1 API (the OpenAPI document, rendered)
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import { ApiReference } from "./api-reference";
 
 export const metadata: Metadata = {
@@ -7,7 +8,9 @@ export const metadata: Metadata = {
   description: "The public read-only /v1 API: markets, order books and price history.",
 };
 
-export default function DocsPage() {
+// Rendered per request: the CSP nonce of proxy.ts must reach its scripts (a prerendered page has none).
+export default async function DocsPage() {
+  await connection();
   return (
     // Not a <main>: Scalar renders its own main landmark inside, and a document has one.
     <div id="main" tabIndex={-1} className="flex-1 outline-none">

@@ -6,6 +6,7 @@ const REASONS: Record<number, string> = {
   400: "Bad Request",
   404: "Not Found",
   405: "Method Not Allowed",
+  429: "Too Many Requests",
   500: "Internal Server Error",
   503: "Service Unavailable",
 };

@@ -42,6 +42,9 @@ describe("GET /v1/markets query", () => {
     ["sortBy=PRICE", ["sortBy must be one of the following values: VOLUME, LIQUIDITY, CREATED, TRENDING, ENDING"]],
     ["sortOrder=up", ["sortOrder must be one of the following values: ASC, DESC"]],
     ["limit=5&limit=6", ["limit must be an integer number"]],
+    ["__proto__=1", ["property __proto__ should not exist"]],
+    ["constructor=1&toString=1", ["property constructor should not exist", "property toString should not exist"]],
+    ["__proto__[status]=x", ["property __proto__[status] should not exist"]],
   ])("rejects %s", (qs, expected) => {
     expect(messages(() => list(qs))).toEqual(expected);
   });

@@ -9,7 +9,8 @@ export function searchParamsOf(input: URLSearchParams | Request | string): RawQu
   const out: RawQuery = {};
   for (const key of new Set(params.keys())) {
     const all = params.getAll(key);
-    out[key] = all.length === 1 ? all[0] : all;
+    // Defined, not assigned: `out.__proto__ = v` would set the prototype and the key would vanish unvalidated.
+    Object.defineProperty(out, key, { value: all.length === 1 ? all[0] : all, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

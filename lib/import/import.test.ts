@@ -81,6 +81,12 @@ describe("import schema – row rules", () => {
     ],
     ["ends before it starts", market({ trading_ends_at: "2025-01-01T00:00:00Z" }), "markets[0].trading_ends_at: must not be before trading_starts_at"],
     ["top level not an object", (d: any) => (d.users = "nope"), "users: expected an array of users"],
+    ["market image https", market({ image_url: "https://cdn.example/a.png" }), "ok"],
+    ["market image relative", market({ image_url: "/market-images/a.webp" }), "ok"],
+    ["market image javascript:", market({ image_url: "javascript:alert(1)" }), "markets[0].image_url: expected an http(s) URL or a relative URL"],
+    ["market video data:", market({ video_url: "data:text/html,<script>alert(1)</script>" }), "markets[0].video_url: expected an http(s) URL or a relative URL"],
+    ["outcome image javascript:", outcome({ image_url: " JavaScript:alert(1)" }), "markets[0].outcomes[0].image_url: expected an http(s) URL or a relative URL"],
+    ["profile image javascript:", (d: any) => (d.users[0].profile_image_url = "java\tscript:alert(1)"), "users[0].profile_image_url: expected an http(s) URL or a relative URL"],
   ])("%s", (_name, change, expected) => expect(errorOf(change)).toBe(expected));
 
   it("fills the documented defaults", () => {

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { SLUG_RE } from "./constants";
 import { CATEGORIES, MARKET_STATUSES, MARKET_TYPES, OUTCOME_SIDES, uuid } from "./schemas";
+import { isSafeUrl, SAFE_URL_RULE } from "./urls";
 
 /** "expected A, B or C" for an enum. */
 export const expectedOneOf = (values: readonly string[]) =>
@@ -20,6 +21,8 @@ const int = (min: number, max?: number) => {
   const n = z.number({ error: "expected an integer" }).int({ error: "expected an integer" }).min(min, { error: `must be >= ${min}` });
   return max === undefined ? n : n.max(max, { error: `must be <= ${max}` });
 };
+/** A URL handed to browsers and third parties as is: http(s) or relative, never javascript: or data:. */
+const url = () => text().refine(isSafeUrl, { error: SAFE_URL_RULE });
 const decimal = (re: RegExp, error: string) => z.string({ error }).regex(re, { error });
 
 // Decimal quantities, as the regexes of docs/import.md's bounds (and the columns' precision).
@@ -47,7 +50,7 @@ export const DECIMAL = {
 export const importUserSchema = z.strictObject({
   id: uuid,
   username: nonEmpty(64),
-  profile_image_url: text().nullable(),
+  profile_image_url: url().nullable(),
 });
 
 export const importOutcomeSchema = z.strictObject({
@@ -59,7 +62,7 @@ export const importOutcomeSchema = z.strictObject({
   index: int(0),
   probability: decimal(DECIMAL.probability, "expected a decimal string 0..100 with at most 2 decimals"),
   description: text().nullable(),
-  image_url: text().nullable(),
+  image_url: url().nullable(),
   color: text().nullable(),
   question_id: text().nullable(),
   condition_id: text().nullable(),
@@ -102,10 +105,10 @@ export const importMarketSchema = z
     platform_fee: decimal(DECIMAL.platformFee, "expected a decimal string 0 <= fee < 1 with at most 6 decimals"),
     spread: int(1, 99),
     total_volume: decimal(DECIMAL.volume, "expected a decimal string >= 0 with at most 6 decimals"),
-    image_url: text(),
-    video_url: text().nullable().default(null),
-    video_poster_url: text().nullable().default(null),
-    video_source_url: text().nullable().default(null),
+    image_url: url(),
+    video_url: url().nullable().default(null),
+    video_poster_url: url().nullable().default(null),
+    video_source_url: url().nullable().default(null),
     video_provider: text().nullable().default(null),
     video_status: text().nullable().default(null),
     external_source: nonEmpty().nullable().default(null),

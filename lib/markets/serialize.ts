@@ -1,6 +1,7 @@
 // Typed rows (lib/markets/rows.ts: numerics as strings, timestamptz as Date) → the API's snake_case shape.
 import type { CommentRow, MarketDetailRow, MarketRow, OutcomeRow, TopTraderRow, UserRefRow } from "./rows";
 import type { Comment, MarketDetail, MarketListItem, Outcome } from "./schemas";
+import { safeUrl } from "./urls";
 
 const iso = (d: Date) => d.toISOString();
 const ts = (d: Date | null) => (d ? d.toISOString() : null);
@@ -17,7 +18,8 @@ export function outcomeFromRow(r: OutcomeRow): Outcome {
     index: r.index,
     probability: pct(r.probability),
     description: r.description,
-    image_url: r.image_url,
+    // Rows imported before URLs were checked may hold javascript: and the like: never handed out.
+    image_url: safeUrl(r.image_url),
     color: r.color,
     question_id: r.question_id,
     condition_id: r.condition_id,
@@ -53,10 +55,10 @@ function marketBaseFromRow(r: MarketRow, outcomes: Outcome[]): MarketBase {
     platform_fee: num(r.platform_fee),
     spread: r.spread,
     total_volume: num(r.total_volume),
-    image_url: r.image_url,
-    video_url: r.video_url,
-    video_poster_url: r.video_poster_url,
-    video_source_url: r.video_source_url,
+    image_url: safeUrl(r.image_url) ?? "",
+    video_url: safeUrl(r.video_url),
+    video_poster_url: safeUrl(r.video_poster_url),
+    video_source_url: safeUrl(r.video_source_url),
     video_provider: r.video_provider,
     video_status: r.video_status,
     external_source: r.external_source,
@@ -84,7 +86,7 @@ export function commentFromRow(r: CommentRow): Comment {
     is_liked: false,
     reply_count: r.reply_count,
     created_at: iso(r.created_at),
-    user: { id: r.user_id, username: r.username, profile_image_url: r.profile_image_url },
+    user: { id: r.user_id, username: r.username, profile_image_url: safeUrl(r.profile_image_url) },
   };
 }
 
@@ -95,12 +97,12 @@ export function marketDetailFromRow(
   const detail: MarketDetail = {
     ...marketBaseFromRow(r, parts.outcomes),
     total_liquidity: num(r.total_liquidity),
-    top_traders: parts.topTraders.map((t) => ({ username: t.username, profile_image_url: t.profile_image_url, volume: num(t.volume) })),
+    top_traders: parts.topTraders.map((t) => ({ username: t.username, profile_image_url: safeUrl(t.profile_image_url), volume: num(t.volume) })),
     comments: parts.comments,
     external_market_id: r.external_market_id,
   };
   if (r.price_market) detail.price_market = r.price_market;
   if (r.predict_market) detail.predict_market = r.predict_market;
-  if (parts.creator) detail.creator = { id: parts.creator.id, username: parts.creator.username, profile_image_url: parts.creator.profile_image_url };
+  if (parts.creator) detail.creator = { id: parts.creator.id, username: parts.creator.username, profile_image_url: safeUrl(parts.creator.profile_image_url) };
   return detail;
 }

@@ -1,0 +1,100 @@
+// In a real browser: the pages work under their Content-Security-Policy (no violation, the chart draws,
+// the socket goes live, /docs renders), and script payloads stored in questions, descriptions, comments,
+// usernames and image URLs stay text: no dialog, no script run, no injected element.
+import type { Page } from "@playwright/test";
+import { importFile } from "@/lib/import/import";
+import { makeFullMarket } from "../support/markets";
+import { expect, test } from "./helpers";
+
+/** Collects CSP violations (with the blocked directive), console errors and dialogs, across navigations. */
+async function watch(page: Page) {
+  const problems: string[] = [];
+  await page.exposeFunction("__reportCsp", (v: string) => problems.push(`csp: ${v}`));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) =>
+      (window as unknown as { __reportCsp: (v: string) => void }).__reportCsp(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+    );
+  });
+  page.on("console", (m) => {
+    // Test markets point their images at img.example, which does not resolve here: not a policy matter.
+    if (/ERR_NAME_NOT_RESOLVED/.test(m.text())) return;
+    if (m.type() === "error" || /Content Security Policy|Refused to/i.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("dialog", (d) => {
+    problems.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  });
+  return problems;
+}
+
+test.describe.configure({ timeout: 180_000 });
+
+test("CSP – the list, a market page (chart and live socket) and /docs work with no violation", async ({ page, sql }) => {
+  const m = await makeFullMarket(sql);
+  const problems = await watch(page);
+
+  await page.goto("/");
+  await expect(page.getByTestId("market-card").first()).toBeVisible();
+
+  await page.goto(`/markets/${m.slug}`);
+  await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible({ timeout: 30_000 });
+  const chart = page.getByRole("img", { name: /Price chart of Yes/ });
+  await expect(chart.locator("canvas").first()).toBeVisible({ timeout: 30_000 });
+
+  await page.goto("/docs");
+  await expect(page.getByRole("heading", { name: "List markets", exact: true }).first()).toBeAttached({ timeout: 60_000 });
+  await page.waitForLoadState("networkidle");
+
+  expect(problems).toEqual([]);
+});
+
+test("XSS – script payloads in imported text and image URLs render inert", async ({ page, sql }) => {
+  const token = `xss${Date.now().toString(36)}`;
+  const payloads = [
+    `<script>window.__pwned=1</script>`,
+    `<img src=x onerror="window.__pwned=1" id="${token}-img">`,
+    `"><svg onload="window.__pwned=1" id="${token}-svg">`,
+    `javascript:window.__pwned=1`,
+  ];
+  const text = payloads.join(" ");
+  const ids = { user: crypto.randomUUID(), market: crypto.randomUUID(), yes: crypto.randomUUID(), no: crypto.randomUUID(), comment: crypto.randomUUID() };
+  const ts = new Date().toISOString();
+  const outcome = (id: string, side: "YES" | "NO", index: number) => ({
+    id, name: `${side} ${payloads[1]}`, side, index, probability: "50.00", description: text, image_url: null, color: null,
+    question_id: null, condition_id: null, position_id: null, payout_wei: null,
+  });
+  const result = await importFile(sql, {
+    users: [{ id: ids.user, username: `${token} ${payloads[2]}`.slice(0, 64), profile_image_url: "https://img.example/a.png" }],
+    markets: [
+      {
+        id: ids.market, slug: `${token}-market`, question: `${token} ${payloads[0]} ${payloads[1]}`, description: text, category: "OTHER",
+        sub_category: payloads[1], type: "BINARY", status: "ACTIVE", trading_starts_at: ts, trading_ends_at: new Date(Date.now() + 86_400_000).toISOString(),
+        resolution_date: null, winning_outcome_id: null, resolved_at: null, settled_at: null, resolved_by: null, resolution_source: payloads[3],
+        resolution_note: text, platform_fee: "0.02", spread: 1, total_volume: "0", image_url: "/market-images/other-1.svg", created_at: ts, updated_at: ts,
+        outcomes: [outcome(ids.yes, "YES", 0), outcome(ids.no, "NO", 1)],
+        comments: [{ id: ids.comment, user_id: ids.user, content: text, parent_id: null, created_at: ts }],
+      },
+    ],
+  });
+  expect(result.markets).toBe(1);
+  // The importer refuses such URLs now; rows stored before it did are what pages must survive.
+  await sql`UPDATE markets SET image_url = 'javascript:window.__pwned=1' WHERE id = ${ids.market}`;
+  await sql`UPDATE outcomes SET image_url = 'javascript:window.__pwned=1' WHERE market_id = ${ids.market}`;
+  await sql`UPDATE users SET profile_image_url = 'javascript:window.__pwned=1' WHERE id = ${ids.user}`;
+
+  const problems = await watch(page);
+  for (const url of [`/?q=${token}`, `/markets/${token}-market`]) {
+    await page.goto(url);
+    await expect(page.getByText(`${token} <script>`, { exact: false }).first()).toBeVisible();
+    // Interact a little: hover and click what a reader would, so lazy handlers get their chance.
+    await page.mouse.move(200, 200);
+    await page.waitForLoadState("networkidle");
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), url).toBeUndefined();
+    expect(await page.locator(`[id^="${token}-"]`).count(), `${url}: injected elements`).toBe(0);
+    expect(await page.locator(`[src^="javascript:" i], [href^="javascript:" i]`).count(), `${url}: javascript: URLs`).toBe(0);
+  }
+  await expect(page.getByText(`${token} "><svg`).first()).toBeVisible(); // the username, as text, by its comment
+  // The javascript: images never reach the page: no blocked navigation, no violation, no dialog.
+  expect(problems).toEqual([]);
+});

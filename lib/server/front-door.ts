@@ -1,0 +1,44 @@
+// What server.ts's http handler does before Next sees a request: the guard (lib/server/http-guard.ts)
+// and, on /v1, the per-client rate limit with its headers on every answer.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { BlockList } from "node:net";
+import { apiErrorAnswer, checkRequest, type Answer } from "./http-guard";
+import { clientAddress, clientKey, rateLimitHeaders, TokenBuckets, type RateLimitConfig } from "./rate-limit";
+
+export interface FrontDoorOptions {
+  /** null: no rate limit (RATE_LIMIT=off). */
+  rateLimit: RateLimitConfig | null;
+  trustProxy: BlockList | null;
+}
+
+function send(req: IncomingMessage, res: ServerResponse, answer: Answer) {
+  res.writeHead(answer.status, { ...answer.headers, "Content-Length": Buffer.byteLength(answer.body) });
+  res.end(req.method === "HEAD" ? undefined : answer.body);
+}
+
+/** Returns a handler that answers the request itself (true) or prepares it for Next (false). */
+export function frontDoor({ rateLimit, trustProxy }: FrontDoorOptions) {
+  const buckets = rateLimit ? new TokenBuckets(rateLimit) : null;
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    const checked = checkRequest(req.method, req.url);
+    // JSON is never to be read as anything else (pages get theirs, with the CSP, from proxy.ts).
+    if (checked.api) res.setHeader("X-Content-Type-Options", "nosniff");
+    if (checked.api && buckets) {
+      const client = clientKey(clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy));
+      // Preflights are free (browsers cache them a day) but still report the state.
+      const decision = buckets.take(client, req.method === "OPTIONS" ? 0 : 1);
+      const headers = rateLimitHeaders(buckets.config, decision);
+      if (!decision.allowed) {
+        send(req, res, apiErrorAnswer(429, "Too many requests", { ...headers, "Retry-After": String(decision.retryAfterS) }));
+        return true;
+      }
+      // Next keeps headers set before it writes, so every /v1 answer carries them.
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    }
+    if (checked.answer) {
+      send(req, res, checked.answer);
+      return true;
+    }
+    return false;
+  };
+}
