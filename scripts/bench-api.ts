@@ -32,7 +32,11 @@ async function discover() {
   const market = markets.find((m) => m.outcomes.length > 0);
   if (!market) throw new Error("GET /v1/markets returned no market with outcomes; seed the database first");
   // A word from a real question, so the search has hits.
-  const word = market.question.split(/[^A-Za-z]+/).filter((w) => w.length >= 5).sort((a, b) => b.length - a.length)[0] ?? "will";
+  const word =
+    market.question
+      .split(/[^A-Za-z]+/)
+      .filter((w) => w.length >= 5)
+      .sort((a, b) => b.length - a.length)[0] ?? "will";
   return { market, outcomeId: market.outcomes[0].id, word: word.toLowerCase() };
 }
 

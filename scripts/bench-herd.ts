@@ -138,7 +138,10 @@ try {
   console.log("");
 
   const complete = held.map((h) => h.filter(Boolean).length === WATCHERS);
-  const last = held.map((h, k) => Math.max(...h.filter(Boolean)) - sent[k]).filter((_, k) => complete[k]).sort((a, b) => a - b);
+  const last = held
+    .map((h, k) => Math.max(...h.filter(Boolean)) - sent[k])
+    .filter((_, k) => complete[k])
+    .sort((a, b) => a - b);
   const all = held.flatMap((h, k) => h.filter(Boolean).map((t) => t - sent[k])).sort((a, b) => a - b);
   console.log(`commits where every watcher held the new book: ${complete.filter(Boolean).length}/${COMMITS}`);
   console.log(`books from signals: ${carried}, refetches: ${refetches} (${failures} failed)`);

@@ -104,15 +104,19 @@ try {
   console.log("");
 
   const latencies = received.flatMap((r, k) => r.map((t) => t - sent[k])).sort((a, b) => a - b);
-  const fanout = received.filter((r) => r.length).map((r) => Math.max(...r) - Math.min(...r)).sort((a, b) => a - b);
+  const fanout = received
+    .filter((r) => r.length)
+    .map((r) => Math.max(...r) - Math.min(...r))
+    .sort((a, b) => a - b);
   const commitRtt = acked.map((a, k) => a - sent[k]).sort((a, b) => a - b);
-  const firstClient = received.filter((r) => r.length).map((r, k) => Math.min(...r) - sent[k]).sort((a, b) => a - b);
+  const firstClient = received
+    .filter((r) => r.length)
+    .map((r, k) => Math.min(...r) - sent[k])
+    .sort((a, b) => a - b);
   const expected = CLIENTS * COMMITS;
   console.log(`received ${latencies.length}/${expected} signals (${unexpected} unexpected)`);
   if (latencies.length) {
-    console.log(
-      `latency commit→client (ms): p50 ${pct(latencies, 50)}  p90 ${pct(latencies, 90)}  p99 ${pct(latencies, 99)}  max ${latencies.at(-1)}`,
-    );
+    console.log(`latency commit→client (ms): p50 ${pct(latencies, 50)}  p90 ${pct(latencies, 90)}  p99 ${pct(latencies, 99)}  max ${latencies.at(-1)}`);
     console.log(`  first client per commit (ms): p50 ${pct(firstClient, 50)}  max ${firstClient.at(-1)}`);
     console.log(`  fan-out first→last client per commit (ms): p50 ${pct(fanout, 50)}  max ${fanout.at(-1)}`);
     console.log(`  INSERT round trip (ms): p50 ${pct(commitRtt, 50)}  max ${commitRtt.at(-1)}`);

@@ -14,7 +14,12 @@ const VIEWPORT = { width: 1280, height: 900 };
 /** Quiet time after load before a run ends: lazy chunks (chart, socket) must have had their chance. */
 const SETTLE_MS = 1500;
 
-interface Budget { totalKb: number; firstKb: number; lcpMs: number; cls: number }
+interface Budget {
+  totalKb: number;
+  firstKb: number;
+  lcpMs: number;
+  cls: number;
+}
 
 const gzKb = (buf: Buffer) => zlib.gzipSync(buf, { level: 9 }).length / 1024;
 
@@ -28,7 +33,14 @@ async function firstLoadJs(path: string) {
   const html = await (await fetch(base + path)).text();
   // A browser that runs modules never fetches `nomodule` scripts (Next's legacy polyfills, 39 kB).
   const tags = [...html.matchAll(/<script[^>]+>/g)].map((m) => m[0]);
-  const srcs = [...new Set(tags.filter((t) => !/\snomodule/i.test(t)).map((t) => /src="([^"]+)"/.exec(t)?.[1]).filter((s): s is string => !!s))];
+  const srcs = [
+    ...new Set(
+      tags
+        .filter((t) => !/\snomodule/i.test(t))
+        .map((t) => /src="([^"]+)"/.exec(t)?.[1])
+        .filter((s): s is string => !!s),
+    ),
+  ];
   let gz = 0;
   for (const src of srcs) gz += gzKb(Buffer.from(await (await fetch(new URL(src, base))).arrayBuffer()));
   return { scripts: srcs.length, gzKb: gz };
@@ -42,7 +54,11 @@ async function coldLoad(browser: Browser, path: string) {
   const page = await context.newPage();
   const scripts = new Map<string, Promise<number>>();
   page.on("response", (r) => {
-    if (r.request().resourceType() === "script" && !scripts.has(r.url())) scripts.set(r.url(), r.body().then(gzKb, () => 0));
+    if (r.request().resourceType() === "script" && !scripts.has(r.url()))
+      scripts.set(
+        r.url(),
+        r.body().then(gzKb, () => 0),
+      );
   });
   await page.addInitScript(() => {
     const w = window as unknown as { __cls: number };

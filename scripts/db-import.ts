@@ -31,7 +31,13 @@ try {
       break;
     }
     const bar = new cliProgress.SingleBar(
-      { format: `${file} [{bar}] {percentage}% | {value}/{total} rows | {duration_formatted}`, stream: process.stderr, hideCursor: true, noTTYOutput: true, notTTYSchedule: 5_000 },
+      {
+        format: `${file} [{bar}] {percentage}% | {value}/{total} rows | {duration_formatted}`,
+        stream: process.stderr,
+        hideCursor: true,
+        noTTYOutput: true,
+        notTTYSchedule: 5_000,
+      },
       cliProgress.Presets.shades_classic,
     );
     let barStarted = false;

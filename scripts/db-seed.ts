@@ -48,7 +48,13 @@ try {
   } else {
     if (args.reset) console.log("--reset: emptying all data tables in the seeding transaction");
     const bar = new cliProgress.SingleBar(
-      { format: "seeding [{bar}] {percentage}% | {value}/{total} markets | {rows} rows | {duration_formatted}", stream: process.stderr, hideCursor: true, noTTYOutput: true, notTTYSchedule: 10_000 },
+      {
+        format: "seeding [{bar}] {percentage}% | {value}/{total} markets | {rows} rows | {duration_formatted}",
+        stream: process.stderr,
+        hideCursor: true,
+        noTTYOutput: true,
+        notTTYSchedule: 10_000,
+      },
       cliProgress.Presets.shades_classic,
     );
     let started = false;
@@ -66,7 +72,11 @@ try {
       },
     });
     const { ms, ...counts } = summary;
-    console.log(Object.entries(counts).map(([t, c]) => `${t}=${c}`).join(" ") + ` (${(ms / 1000).toFixed(1)} s)`);
+    console.log(
+      Object.entries(counts)
+        .map(([t, c]) => `${t}=${c}`)
+        .join(" ") + ` (${(ms / 1000).toFixed(1)} s)`,
+    );
   }
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);

@@ -31,6 +31,12 @@ function ico(images: { size: number; data: Buffer }[]): Buffer {
 }
 
 const [p16, p32, p180] = await Promise.all([png(16), png(32), png(180, true)]);
-fs.writeFileSync("app/favicon.ico", ico([{ size: 16, data: p16 }, { size: 32, data: p32 }]));
+fs.writeFileSync(
+  "app/favicon.ico",
+  ico([
+    { size: 16, data: p16 },
+    { size: 32, data: p32 },
+  ]),
+);
 fs.writeFileSync("app/apple-icon.png", p180);
 console.log(`app/favicon.ico ${fs.statSync("app/favicon.ico").size} B, app/apple-icon.png ${p180.length} B`);

@@ -6,13 +6,48 @@ import { CATEGORIES, type Category } from "../lib/markets/schemas";
 import { AVATAR_COUNT } from "../lib/seed/generate";
 
 const PALETTES: Record<Category, [string, string][]> = {
-  CRYPTO: [["#f7931a", "#7c2d12"], ["#627eea", "#1e1b4b"], ["#14f195", "#9945ff"], ["#fbbf24", "#b45309"]],
-  SPORTS: [["#16a34a", "#064e3b"], ["#f97316", "#7c2d12"], ["#0ea5e9", "#1e3a8a"], ["#84cc16", "#365314"]],
-  POLITICS: [["#1d4ed8", "#991b1b"], ["#334155", "#0f172a"], ["#6366f1", "#312e81"], ["#dc2626", "#1e3a8a"]],
-  ENTERTAINMENT: [["#ec4899", "#6b21a8"], ["#f43f5e", "#881337"], ["#a855f7", "#1e1b4b"], ["#facc15", "#be123c"]],
-  SCIENCE: [["#06b6d4", "#164e63"], ["#8b5cf6", "#0f172a"], ["#22d3ee", "#1e40af"], ["#10b981", "#134e4a"]],
-  FINANCE: [["#10b981", "#064e3b"], ["#0f766e", "#0f172a"], ["#eab308", "#14532d"], ["#3b82f6", "#0c4a6e"]],
-  OTHER: [["#64748b", "#1e293b"], ["#f59e0b", "#78350f"], ["#14b8a6", "#312e81"], ["#e879f9", "#4c1d95"]],
+  CRYPTO: [
+    ["#f7931a", "#7c2d12"],
+    ["#627eea", "#1e1b4b"],
+    ["#14f195", "#9945ff"],
+    ["#fbbf24", "#b45309"],
+  ],
+  SPORTS: [
+    ["#16a34a", "#064e3b"],
+    ["#f97316", "#7c2d12"],
+    ["#0ea5e9", "#1e3a8a"],
+    ["#84cc16", "#365314"],
+  ],
+  POLITICS: [
+    ["#1d4ed8", "#991b1b"],
+    ["#334155", "#0f172a"],
+    ["#6366f1", "#312e81"],
+    ["#dc2626", "#1e3a8a"],
+  ],
+  ENTERTAINMENT: [
+    ["#ec4899", "#6b21a8"],
+    ["#f43f5e", "#881337"],
+    ["#a855f7", "#1e1b4b"],
+    ["#facc15", "#be123c"],
+  ],
+  SCIENCE: [
+    ["#06b6d4", "#164e63"],
+    ["#8b5cf6", "#0f172a"],
+    ["#22d3ee", "#1e40af"],
+    ["#10b981", "#134e4a"],
+  ],
+  FINANCE: [
+    ["#10b981", "#064e3b"],
+    ["#0f766e", "#0f172a"],
+    ["#eab308", "#14532d"],
+    ["#3b82f6", "#0c4a6e"],
+  ],
+  OTHER: [
+    ["#64748b", "#1e293b"],
+    ["#f59e0b", "#78350f"],
+    ["#14b8a6", "#312e81"],
+    ["#e879f9", "#4c1d95"],
+  ],
 };
 
 // One glyph per category, drawn in a 100×100 box centred on the image.

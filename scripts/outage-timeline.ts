@@ -68,7 +68,10 @@ try {
   let firstOk = 0;
   while (Date.now() - restartedAt < 60_000) {
     const s = load.samples.find((x) => x.at + load.started >= restartedAt && x.status === 200 && x.path.startsWith("/v1/markets?"));
-    if (s) { firstOk = s.at + load.started + s.ms; break; }
+    if (s) {
+      firstOk = s.at + load.started + s.ms;
+      break;
+    }
     await sleep(100);
   }
   await sleep(8000);
@@ -82,18 +85,28 @@ try {
   console.log("  t(s)  statuses                               worst ms");
   const secondOf = (t: number) => Math.floor((t - load.started - from) / 1000);
   for (const row of timeline(load.samples, from)) {
-    const marks = row.second === secondOf(stoppedAt) ? "  ← database stopped" : row.second === secondOf(restartedAt) ? "  ← database accepts connections again" : "";
-    const counts = Object.entries(row.counts).map(([k, n]) => `${k}×${n}`).join(" ");
+    const marks =
+      row.second === secondOf(stoppedAt) ? "  ← database stopped" : row.second === secondOf(restartedAt) ? "  ← database accepts connections again" : "";
+    const counts = Object.entries(row.counts)
+      .map(([k, n]) => `${k}×${n}`)
+      .join(" ");
     console.log(`  ${String(row.second).padStart(4)}  ${counts.padEnd(38)} ${String(row.maxMs).padStart(6)}${marks}`);
   }
   const during = load.samples.filter((s) => s.at + load.started >= stoppedAt);
   const byStatus = during.reduce<Record<string, number>>((a, s) => ((a[s.status || "timeout"] = (a[s.status || "timeout"] ?? 0) + 1), a), {});
   const worst = Math.max(...during.map((s) => s.ms));
   const resync = resyncs.find((t) => t >= restartedAt);
-  for (const s of during.filter((x) => x.status !== 200 && x.status !== 503).slice(0, 5)) console.log(`  unexpected: ${s.status} ${s.path} after ${s.ms} ms: ${s.body.slice(0, 200)}`);
+  for (const s of during.filter((x) => x.status !== 200 && x.status !== 503).slice(0, 5))
+    console.log(`  unexpected: ${s.status} ${s.path} after ${s.ms} ms: ${s.body.slice(0, 200)}`);
   console.log(`from the stop on: ${JSON.stringify(byStatus)}, slowest answer ${worst} ms`);
   console.log(`restart → first 200 on /v1/markets: ${firstOk ? `${((firstOk - restartedAt) / 1000).toFixed(1)} s` : "none within 60 s"}`);
-  console.log(output.split("\n").filter((l) => l.startsWith("[db]")).map((l) => `  server: ${l}`).join("\n"));
+  console.log(
+    output
+      .split("\n")
+      .filter((l) => l.startsWith("[db]"))
+      .map((l) => `  server: ${l}`)
+      .join("\n"),
+  );
   console.log(`restart → push-channel resync: ${resync ? `${((resync - restartedAt) / 1000).toFixed(1)} s` : "none seen"}`);
 } finally {
   child.kill("SIGTERM");

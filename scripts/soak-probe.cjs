@@ -4,5 +4,7 @@ const every = Number(process.env.SOAK_PROBE_MS || 10000);
 setInterval(() => {
   if (typeof global.gc === "function") global.gc();
   const m = process.memoryUsage();
-  process.stderr.write(`[soak-mem] ${JSON.stringify({ t: Date.now(), rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers })}\n`);
+  process.stderr.write(
+    `[soak-mem] ${JSON.stringify({ t: Date.now(), rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers })}\n`,
+  );
 }, every).unref();

@@ -50,22 +50,33 @@ try {
   }
   const list = await (await fetch(`${baseURL}/v1/markets?limit=100`)).json();
   const markets: { id: string; slug: string; outcomes: { id: string }[] }[] = list.markets;
-  const paths = markets.slice(0, 40).flatMap((m, i) => [
-    `/v1/markets?limit=20&offset=${(i * 20) % 200}&sortBy=${["VOLUME", "TRENDING", "CREATED"][i % 3]}`,
-    `/v1/markets/${m.id}`,
-    `/v1/markets/slug/${m.slug}/orderbook?outcomeId=${m.outcomes[0].id}`,
-    `/v1/markets/${m.id}/prices-history?outcomeId=${m.outcomes[0].id}&fidelity=60`,
-    ...(i % 4 === 0 ? [`/markets/${m.slug}`, `/?q=${"aeiou"[i % 5]}`] : []),
-  ]);
+  const paths = markets
+    .slice(0, 40)
+    .flatMap((m, i) => [
+      `/v1/markets?limit=20&offset=${(i * 20) % 200}&sortBy=${["VOLUME", "TRENDING", "CREATED"][i % 3]}`,
+      `/v1/markets/${m.id}`,
+      `/v1/markets/slug/${m.slug}/orderbook?outcomeId=${m.outcomes[0].id}`,
+      `/v1/markets/${m.id}/prices-history?outcomeId=${m.outcomes[0].id}&fidelity=60`,
+      ...(i % 4 === 0 ? [`/markets/${m.slug}`, `/?q=${"aeiou"[i % 5]}`] : []),
+    ]);
   // Sockets come and go: connect, join two channels of a random market, stay a few seconds, leave.
   const socketLoop = async (k: number) => {
     while (!stopSockets) {
       const m = markets[(k * 7 + Math.floor(Math.random() * markets.length)) % markets.length];
       const s = io(baseURL, { transports: ["websocket"], reconnection: false });
       await new Promise<void>((r) => (s.on("connect", () => r()), s.on("connect_error", () => r())));
-      await s.timeout(5000).emitWithAck("join", { channel: `market:${m.slug}:price` }).catch(() => {});
-      await s.timeout(5000).emitWithAck("join", { channel: `market:${m.slug}:orderbook` }).catch(() => {});
-      await s.timeout(5000).emitWithAck("join", { channel: `market:no-such-${k}-${Date.now() % 97}:price` }).catch(() => {});
+      await s
+        .timeout(5000)
+        .emitWithAck("join", { channel: `market:${m.slug}:price` })
+        .catch(() => {});
+      await s
+        .timeout(5000)
+        .emitWithAck("join", { channel: `market:${m.slug}:orderbook` })
+        .catch(() => {});
+      await s
+        .timeout(5000)
+        .emitWithAck("join", { channel: `market:no-such-${k}-${Date.now() % 97}:price` })
+        .catch(() => {});
       await sleep(2000 + Math.random() * 3000);
       s.disconnect();
     }
@@ -73,7 +84,9 @@ try {
   const socketLoops = Array.from({ length: Number(values.sockets) }, (_, k) => socketLoop(k));
   const load = startLoad(baseURL, paths, { connections: Number(values.connections), pauseMs: 5 });
   const pid = child.pid!;
-  console.log(`soak: ${minutes} min, ${values.connections} HTTP loops, ${values.sockets} socket loops, simulator on, ${values.markets} markets (server pid ${pid})`);
+  console.log(
+    `soak: ${minutes} min, ${values.connections} HTTP loops, ${values.sockets} socket loops, simulator on, ${values.markets} markets (server pid ${pid})`,
+  );
   console.log(" min   rss MB  heap MB (after GC)  external MB  requests   p50 ms   p99 ms   non-200");
   for (let minute = 1; minute <= minutes; minute++) {
     const from = load.samples.length;

@@ -42,7 +42,10 @@ await migrate(sql, log);
 const { seedDatabase } = await import("../lib/seed/seed");
 await seedDatabase(sql, { log });
 const { importFile } = await import("../lib/import/import");
-for (const file of fs.readdirSync("e2e/fixtures").filter((f) => /^import-sample.*\.json$/.test(f)).sort()) {
+for (const file of fs
+  .readdirSync("e2e/fixtures")
+  .filter((f) => /^import-sample.*\.json$/.test(f))
+  .sort()) {
   await importFile(sql, JSON.parse(fs.readFileSync(path.join("e2e/fixtures", file), "utf8")));
   log(`imported ${file}`);
 }

@@ -1,7 +1,9 @@
 // Prints one closing line over the vitest and Playwright JSON reports: "tests: N passed, N failed, N skipped".
 import fs from "node:fs";
 
-let passed = 0, failed = 0, skipped = 0;
+let passed = 0,
+  failed = 0,
+  skipped = 0;
 // Further vitest reports (the cluster tests) may follow the two.
 const [vitestFile, playwrightFile, ...moreVitest] = process.argv.slice(2);
 for (const file of [vitestFile, ...moreVitest]) {

@@ -13,8 +13,12 @@ export default function SiteLayout({ children }: { children: React.ReactNode }) 
         <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4">
           <p>Markets – prediction-market data. Prices are probabilities, not advice.</p>
           <nav aria-label="Footer" className="flex gap-4">
-            <Link href="/docs" prefetch={false} className="rounded underline-offset-4 hover:underline">API reference</Link>
-            <a href="/v1/markets" className="rounded underline-offset-4 hover:underline">/v1/markets</a>
+            <Link href="/docs" prefetch={false} className="rounded underline-offset-4 hover:underline">
+              API reference
+            </Link>
+            <a href="/v1/markets" className="rounded underline-offset-4 hover:underline">
+              /v1/markets
+            </a>
           </nav>
         </div>
       </footer>

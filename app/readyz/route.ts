@@ -28,8 +28,8 @@ export async function GET() {
     }
   }
   const ready = reasons.length === 0;
-  return Response.json(
-    ready ? { status: "ready" } : { status: "unavailable", reasons },
-    { status: ready ? 200 : 503, headers: { "Cache-Control": "no-store", ...(ready ? {} : { "Retry-After": String(b.retryAfterS) }) } },
-  );
+  return Response.json(ready ? { status: "ready" } : { status: "unavailable", reasons }, {
+    status: ready ? 200 : 503,
+    headers: { "Cache-Control": "no-store", ...(ready ? {} : { "Retry-After": String(b.retryAfterS) }) },
+  });
 }

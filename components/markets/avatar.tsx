@@ -8,7 +8,11 @@ export function Avatar({ src, name, size = 32, className }: { src: string | null
     return <img src={src} alt="" width={size} height={size} loading="lazy" className={cls} style={{ width: size, height: size }} />;
   }
   return (
-    <span aria-hidden="true" className={cn(cls, "inline-flex items-center justify-center text-xs font-semibold uppercase text-zinc-700 dark:text-zinc-200")} style={{ width: size, height: size }}>
+    <span
+      aria-hidden="true"
+      className={cn(cls, "inline-flex items-center justify-center text-xs font-semibold uppercase text-zinc-700 dark:text-zinc-200")}
+      style={{ width: size, height: size }}
+    >
       {name.charAt(0)}
     </span>
   );

@@ -33,12 +33,18 @@ function CommentItem({ c, repliesOf }: { c: Comment; repliesOf: Map<string, Comm
             </time>
           </header>
           <p className="mt-0.5 whitespace-pre-line break-words text-sm text-zinc-800 dark:text-zinc-200">{c.content}</p>
-          {c.likes_count > 0 && <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">♥ {c.likes_count} like{c.likes_count > 1 ? "s" : ""}</p>}
+          {c.likes_count > 0 && (
+            <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
+              ♥ {c.likes_count} like{c.likes_count > 1 ? "s" : ""}
+            </p>
+          )}
         </div>
       </article>
       {replies.length > 0 && (
         <ul aria-label={`Replies to ${c.user.username}`} className="mt-3 ml-4 flex flex-col gap-3 border-l-2 border-zinc-200 pl-4 dark:border-zinc-800">
-          {replies.map((r) => <CommentItem key={r.id} c={r} repliesOf={repliesOf} />)}
+          {replies.map((r) => (
+            <CommentItem key={r.id} c={r} repliesOf={repliesOf} />
+          ))}
         </ul>
       )}
     </li>
@@ -49,12 +55,18 @@ export function Comments({ comments }: { comments: Comment[] }) {
   const { roots, children } = threadComments(comments);
   return (
     <section aria-labelledby="comments-heading">
-      <h2 id="comments-heading" className="mb-3 font-semibold">Comments <span className="font-normal text-zinc-600 dark:text-zinc-400">({comments.length})</span></h2>
+      <h2 id="comments-heading" className="mb-3 font-semibold">
+        Comments <span className="font-normal text-zinc-600 dark:text-zinc-400">({comments.length})</span>
+      </h2>
       {roots.length === 0 ? (
-        <p className="rounded-xl border border-dashed border-zinc-300 px-4 py-6 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">No comments yet.</p>
+        <p className="rounded-xl border border-dashed border-zinc-300 px-4 py-6 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
+          No comments yet.
+        </p>
       ) : (
         <ul className="flex flex-col gap-5" data-testid="comments">
-          {roots.map((c) => <CommentItem key={c.id} c={c} repliesOf={children} />)}
+          {roots.map((c) => (
+            <CommentItem key={c.id} c={c} repliesOf={children} />
+          ))}
         </ul>
       )}
     </section>

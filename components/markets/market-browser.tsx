@@ -55,27 +55,50 @@ export function MarketBrowser() {
 
       <section id="results" aria-labelledby="results-heading" aria-busy={list.isFetching} className="scroll-mt-20">
         <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
-          <h2 id="results-heading" className="text-sm font-medium text-zinc-700 dark:text-zinc-300">{scope}{view.q ? ` · “${view.q}”` : ""}</h2>
-          {data && <p data-testid="range-text" className="tabular text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite">{rangeText(data.offset, data.markets.length, data.total)} markets</p>}
+          <h2 id="results-heading" className="text-sm font-medium text-zinc-700 dark:text-zinc-300">
+            {scope}
+            {view.q ? ` · “${view.q}”` : ""}
+          </h2>
+          {data && (
+            <p data-testid="range-text" className="tabular text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite">
+              {rangeText(data.offset, data.markets.length, data.total)} markets
+            </p>
+          )}
         </div>
 
         {list.isError && !data ? (
-          <div role="alert" className="flex flex-col items-center gap-3 rounded-xl border border-rose-300 bg-rose-50 px-6 py-12 text-center dark:border-rose-900 dark:bg-rose-950/40">
+          <div
+            role="alert"
+            className="flex flex-col items-center gap-3 rounded-xl border border-rose-300 bg-rose-50 px-6 py-12 text-center dark:border-rose-900 dark:bg-rose-950/40"
+          >
             <p className="font-semibold">Couldn’t load markets</p>
             <p className="text-sm text-zinc-700 dark:text-zinc-300">{list.error.message}</p>
-            <Button variant="primary" onClick={() => list.refetch()}>Retry</Button>
+            <Button variant="primary" onClick={() => list.refetch()}>
+              Retry
+            </Button>
           </div>
         ) : !data ? (
           <ul aria-label="Loading markets" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
             {Array.from({ length: 8 }, (_, i) => (
               <li key={i} className="flex flex-col gap-3 rounded-xl border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
-                <div className="flex gap-3"><Skeleton className="size-12" /><div className="flex-1 space-y-2"><Skeleton className="h-3 w-1/3" /><Skeleton className="h-4 w-full" /><Skeleton className="h-4 w-2/3" /></div></div>
-                <Skeleton className="h-2 w-full" /><Skeleton className="h-3 w-1/2" />
+                <div className="flex gap-3">
+                  <Skeleton className="size-12" />
+                  <div className="flex-1 space-y-2">
+                    <Skeleton className="h-3 w-1/3" />
+                    <Skeleton className="h-4 w-full" />
+                    <Skeleton className="h-4 w-2/3" />
+                  </div>
+                </div>
+                <Skeleton className="h-2 w-full" />
+                <Skeleton className="h-3 w-1/2" />
               </li>
             ))}
           </ul>
         ) : data.markets.length === 0 ? (
-          <div data-testid="empty-state" className="flex flex-col items-center gap-3 rounded-xl border border-dashed border-zinc-300 px-6 py-14 text-center dark:border-zinc-700">
+          <div
+            data-testid="empty-state"
+            className="flex flex-col items-center gap-3 rounded-xl border border-dashed border-zinc-300 px-6 py-14 text-center dark:border-zinc-700"
+          >
             <p className="font-semibold">No markets match these filters</p>
             <p className="max-w-md text-sm text-zinc-600 dark:text-zinc-400">
               {view.page > 1 && data.total > 0
@@ -90,7 +113,11 @@ export function MarketBrowser() {
           <>
             <ul className={`grid gap-4 transition-opacity sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4 ${list.isPlaceholderData ? "opacity-60" : ""}`}>
               {data.markets.map((m, i) => (
-                <li key={m.id} className="flex"><div className="flex w-full flex-col [&>article]:flex-1"><MarketCard market={m} priority={i < 4} /></div></li>
+                <li key={m.id} className="flex">
+                  <div className="flex w-full flex-col [&>article]:flex-1">
+                    <MarketCard market={m} priority={i < 4} />
+                  </div>
+                </li>
               ))}
             </ul>
             <div className="mt-6">

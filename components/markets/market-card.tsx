@@ -14,8 +14,12 @@ function Chances({ market }: { market: MarketListItem }) {
     return (
       <div data-testid="chances">
         <div className="flex items-baseline justify-between text-sm">
-          <span className="font-medium text-emerald-700 dark:text-emerald-400">{yes.name} {formatPercent(yes.probability)}</span>
-          <span className="font-medium text-rose-700 dark:text-rose-400">{no.name} {formatPercent(no.probability)}</span>
+          <span className="font-medium text-emerald-700 dark:text-emerald-400">
+            {yes.name} {formatPercent(yes.probability)}
+          </span>
+          <span className="font-medium text-rose-700 dark:text-rose-400">
+            {no.name} {formatPercent(no.probability)}
+          </span>
         </div>
         <div className="mt-1.5 flex h-1.5 overflow-hidden rounded-full bg-rose-200 dark:bg-rose-900/60" aria-hidden="true">
           <div className="bg-emerald-500" style={{ width: `${yes.probability}%` }} />
@@ -34,18 +38,30 @@ function Chances({ market }: { market: MarketListItem }) {
       <div className="mt-1.5 h-1.5 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800" aria-hidden="true">
         <div className="h-full bg-indigo-500" style={{ width: `${lead.probability}%` }} />
       </div>
-      {rest.length > 0 && <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">+{rest.length} more outcome{rest.length > 1 ? "s" : ""}</p>}
+      {rest.length > 0 && (
+        <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
+          +{rest.length} more outcome{rest.length > 1 ? "s" : ""}
+        </p>
+      )}
     </div>
   );
 }
 
 function When({ market }: { market: MarketListItem }) {
   if (market.status === "RESOLVED") {
-    return <span>Resolved{market.winning_outcome ? `: ${market.winning_outcome.name}` : ""} · {formatDate(market.resolved_at ?? market.updated_at)}</span>;
+    return (
+      <span>
+        Resolved{market.winning_outcome ? `: ${market.winning_outcome.name}` : ""} · {formatDate(market.resolved_at ?? market.updated_at)}
+      </span>
+    );
   }
   if (market.status === "CANCELLED") return <span>Cancelled · {formatDate(market.settled_at ?? market.updated_at)}</span>;
   if (market.status === "PENDING") return <span>Opens {formatDate(market.trading_starts_at)}</span>;
-  return <time dateTime={market.trading_ends_at} suppressHydrationWarning>{formatTimeLeft(market.trading_ends_at)}</time>;
+  return (
+    <time dateTime={market.trading_ends_at} suppressHydrationWarning>
+      {formatTimeLeft(market.trading_ends_at)}
+    </time>
+  );
 }
 
 export function MarketCard({ market, priority = false }: { market: MarketListItem; priority?: boolean }) {
@@ -56,11 +72,23 @@ export function MarketCard({ market, priority = false }: { market: MarketListIte
     >
       <div className="flex items-start gap-3">
         {/* biome-ignore lint/performance/noImgElement: fixed-size market images (mostly local SVGs) gain nothing from next/image */}
-        <img src={market.image_url} alt="" width={48} height={48} loading={priority ? "eager" : "lazy"} className="size-12 shrink-0 rounded-lg bg-zinc-100 object-cover dark:bg-zinc-800" />
+        <img
+          src={market.image_url}
+          alt=""
+          width={48}
+          height={48}
+          loading={priority ? "eager" : "lazy"}
+          className="size-12 shrink-0 rounded-lg bg-zinc-100 object-cover dark:bg-zinc-800"
+        />
         <div className="min-w-0 flex-1">
           <p className="flex flex-wrap items-center gap-x-1.5 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">
             <span>{titleCase(market.category)}</span>
-            {market.sub_category && <><span aria-hidden="true">·</span><span className="normal-case tracking-normal">{market.sub_category}</span></>}
+            {market.sub_category && (
+              <>
+                <span aria-hidden="true">·</span>
+                <span className="normal-case tracking-normal">{market.sub_category}</span>
+              </>
+            )}
           </p>
           <h3 className="mt-0.5 line-clamp-3 font-semibold leading-snug">
             <Link href={`/markets/${market.slug}`} className="rounded outline-none after:absolute after:inset-0 after:rounded-xl after:content-['']">
@@ -79,7 +107,11 @@ export function MarketCard({ market, priority = false }: { market: MarketListIte
           <StatusBadge status={market.status} />
         </span>
       </div>
-      {market.external_source && <div className="-mt-1"><MirroredMark venue={market.external_source} /></div>}
+      {market.external_source && (
+        <div className="-mt-1">
+          <MirroredMark venue={market.external_source} />
+        </div>
+      )}
     </article>
   );
 }

@@ -28,7 +28,11 @@ function leavesPage(e: MouseEvent) {
 
 const field = "h-9 rounded-lg border border-zinc-300 bg-white px-2.5 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
-export function MarketFilters({ view, subCategories, onChange }: {
+export function MarketFilters({
+  view,
+  subCategories,
+  onChange,
+}: {
   view: ListView;
   subCategories: SubCategories | undefined;
   onChange: (patch: Partial<ListView>, opts?: { replace?: boolean }) => void;
@@ -64,9 +68,8 @@ export function MarketFilters({ view, subCategories, onChange }: {
   }, [text, onChange]);
 
   const subs = subCategories ?? [];
-  const subOptions = view.subCategory && !subs.some((s) => s.sub_category === view.subCategory)
-    ? [{ sub_category: view.subCategory, count: 0 }, ...subs]
-    : subs;
+  const subOptions =
+    view.subCategory && !subs.some((s) => s.sub_category === view.subCategory) ? [{ sub_category: view.subCategory, count: 0 }, ...subs] : subs;
 
   return (
     <section aria-label="Filters" className="flex flex-col gap-3">
@@ -78,8 +81,20 @@ export function MarketFilters({ view, subCategories, onChange }: {
           onChange={(status) => onChange({ status })}
         />
         <div className="relative w-full sm:w-80">
-          <label htmlFor={ids.q} className="sr-only">Search markets</label>
-          <svg aria-hidden="true" viewBox="0 0 20 20" className="pointer-events-none absolute left-2.5 top-2.5 size-4 text-zinc-500" fill="none" stroke="currentColor" strokeWidth="2"><circle cx="9" cy="9" r="6" /><path d="M14 14l4 4" /></svg>
+          <label htmlFor={ids.q} className="sr-only">
+            Search markets
+          </label>
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 20 20"
+            className="pointer-events-none absolute left-2.5 top-2.5 size-4 text-zinc-500"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+          >
+            <circle cx="9" cy="9" r="6" />
+            <path d="M14 14l4 4" />
+          </svg>
           <input
             id={ids.q}
             type="search"
@@ -93,7 +108,12 @@ export function MarketFilters({ view, subCategories, onChange }: {
       </div>
 
       <div role="group" aria-label="Category" className="-mx-4 flex gap-2 overflow-x-auto px-4 pb-1 sm:mx-0 sm:flex-wrap sm:px-0">
-        <button type="button" aria-pressed={!view.category} className={chip(!view.category)} onClick={() => onChange({ category: undefined, subCategory: undefined })}>
+        <button
+          type="button"
+          aria-pressed={!view.category}
+          className={chip(!view.category)}
+          onClick={() => onChange({ category: undefined, subCategory: undefined })}
+        >
           All
         </button>
         {CATEGORIES.map((c) => (
@@ -111,19 +131,35 @@ export function MarketFilters({ view, subCategories, onChange }: {
 
       <div className="flex flex-wrap items-end gap-3">
         <div className="flex flex-col gap-1">
-          <label htmlFor={ids.sub} className="text-xs font-medium text-zinc-600 dark:text-zinc-400">Sub-category</label>
-          <select id={ids.sub} value={view.subCategory ?? ""} onChange={(e) => onChange({ subCategory: e.target.value || undefined })} className={cn(field, "max-w-56")}>
+          <label htmlFor={ids.sub} className="text-xs font-medium text-zinc-600 dark:text-zinc-400">
+            Sub-category
+          </label>
+          <select
+            id={ids.sub}
+            value={view.subCategory ?? ""}
+            onChange={(e) => onChange({ subCategory: e.target.value || undefined })}
+            className={cn(field, "max-w-56")}
+          >
             <option value="">All sub-categories</option>
             {subOptions.map((s) => (
-              <option key={s.sub_category} value={s.sub_category}>{s.sub_category}{s.count ? ` (${s.count})` : ""}</option>
+              <option key={s.sub_category} value={s.sub_category}>
+                {s.sub_category}
+                {s.count ? ` (${s.count})` : ""}
+              </option>
             ))}
           </select>
         </div>
         <div className="flex flex-col gap-1">
-          <label htmlFor={ids.sort} className="text-xs font-medium text-zinc-600 dark:text-zinc-400">Sort by</label>
+          <label htmlFor={ids.sort} className="text-xs font-medium text-zinc-600 dark:text-zinc-400">
+            Sort by
+          </label>
           <div className="flex gap-1.5">
             <select id={ids.sort} value={view.sortBy} onChange={(e) => onChange({ sortBy: e.target.value as SortBy })} className={field}>
-              {SORT_BY.map((s) => <option key={s} value={s}>{SORT_LABELS[s]}</option>)}
+              {SORT_BY.map((s) => (
+                <option key={s} value={s}>
+                  {SORT_LABELS[s]}
+                </option>
+              ))}
             </select>
             {/* Named by its content so the name starts with the visible word (WCAG 2.5.3: say "Desc" to
                 press it); the name states the order, so no aria-pressed (a toggle's name must not change). */}
@@ -133,7 +169,16 @@ export function MarketFilters({ view, subCategories, onChange }: {
               onClick={() => onChange({ sortOrder: view.sortOrder === "ASC" ? "DESC" : "ASC" })}
               className={cn(field, "inline-flex items-center gap-1 px-2.5 font-medium hover:bg-zinc-100 dark:hover:bg-zinc-800")}
             >
-              <svg aria-hidden="true" viewBox="0 0 20 20" className={cn("size-4 transition-transform", view.sortOrder === "ASC" && "rotate-180")} fill="none" stroke="currentColor" strokeWidth="2"><path d="M10 4v12M5 11l5 5 5-5" /></svg>
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 20 20"
+                className={cn("size-4 transition-transform", view.sortOrder === "ASC" && "rotate-180")}
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+              >
+                <path d="M10 4v12M5 11l5 5 5-5" />
+              </svg>
               {view.sortOrder === "ASC" ? "Asc" : "Desc"}
               <span className="sr-only">{view.sortOrder === "ASC" ? " (ascending order)" : " (descending order)"}</span>
             </button>

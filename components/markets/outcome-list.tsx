@@ -4,7 +4,12 @@ import type { Outcome } from "@/lib/markets/schemas";
 import { formatPercent } from "@/lib/ui/format";
 import { cn } from "@/lib/ui/cn";
 
-export function OutcomeList({ outcomes, selectedId, winningId, onSelect }: {
+export function OutcomeList({
+  outcomes,
+  selectedId,
+  winningId,
+  onSelect,
+}: {
   outcomes: Outcome[];
   selectedId?: string;
   winningId: string | null;
@@ -13,7 +18,9 @@ export function OutcomeList({ outcomes, selectedId, winningId, onSelect }: {
   const sorted = [...outcomes].sort((a, b) => a.index - b.index);
   return (
     <section aria-labelledby="outcomes-heading">
-      <h2 id="outcomes-heading" className="mb-2 font-semibold">Outcomes</h2>
+      <h2 id="outcomes-heading" className="mb-2 font-semibold">
+        Outcomes
+      </h2>
       <ul className="flex flex-col gap-2" data-testid="outcome-list">
         {sorted.map((o) => {
           const selected = o.id === selectedId;
@@ -34,8 +41,14 @@ export function OutcomeList({ outcomes, selectedId, winningId, onSelect }: {
                 {o.color && <span aria-hidden="true" className="relative size-2.5 shrink-0 rounded-full" style={{ background: o.color }} />}
                 {/* The spaces between the parts (not rendered in the flex row) keep the name's words apart: "Yes 62%", not "Yes62%". */}
                 <span className="relative min-w-0 flex-1 truncate font-medium">{o.name}</span>{" "}
-                {o.id === winningId && <span className="relative rounded-full bg-emerald-600 px-2 py-0.5 text-xs font-semibold text-white dark:bg-emerald-500 dark:text-zinc-950">Winner</span>}{" "}
-                <span className="relative tabular text-lg font-semibold" data-testid="outcome-probability">{formatPercent(o.probability)}</span>
+                {o.id === winningId && (
+                  <span className="relative rounded-full bg-emerald-600 px-2 py-0.5 text-xs font-semibold text-white dark:bg-emerald-500 dark:text-zinc-950">
+                    Winner
+                  </span>
+                )}{" "}
+                <span className="relative tabular text-lg font-semibold" data-testid="outcome-probability">
+                  {formatPercent(o.probability)}
+                </span>
               </button>
             </li>
           );

@@ -19,7 +19,12 @@ function pageList(page: number, pages: number): (number | "…")[] {
   return out;
 }
 
-export function Pagination({ page, pages, hrefFor, onPage }: {
+export function Pagination({
+  page,
+  pages,
+  hrefFor,
+  onPage,
+}: {
   page: number;
   pages: number;
   hrefFor: (page: number) => string;
@@ -28,7 +33,9 @@ export function Pagination({ page, pages, hrefFor, onPage }: {
   if (pages <= 1) return null;
   const link = (p: number, label: React.ReactNode, opts: { current?: boolean; aria?: string; disabled?: boolean } = {}) =>
     opts.disabled ? (
-      <span aria-disabled="true" className="inline-flex h-9 min-w-9 items-center justify-center rounded-lg px-2.5 text-sm text-zinc-400 dark:text-zinc-600">{label}</span>
+      <span aria-disabled="true" className="inline-flex h-9 min-w-9 items-center justify-center rounded-lg px-2.5 text-sm text-zinc-400 dark:text-zinc-600">
+        {label}
+      </span>
     ) : (
       <a
         href={hrefFor(p)}
@@ -41,7 +48,9 @@ export function Pagination({ page, pages, hrefFor, onPage }: {
         }}
         className={cn(
           "inline-flex h-9 min-w-9 items-center justify-center rounded-lg px-2.5 text-sm font-medium tabular",
-          opts.current ? "bg-zinc-900 text-white dark:bg-white dark:text-zinc-900" : "text-zinc-700 hover:bg-zinc-200 dark:text-zinc-300 dark:hover:bg-zinc-800",
+          opts.current
+            ? "bg-zinc-900 text-white dark:bg-white dark:text-zinc-900"
+            : "text-zinc-700 hover:bg-zinc-200 dark:text-zinc-300 dark:hover:bg-zinc-800",
         )}
       >
         {label}
@@ -51,7 +60,13 @@ export function Pagination({ page, pages, hrefFor, onPage }: {
     <nav aria-label="Pagination" className="flex flex-wrap items-center justify-center gap-1">
       {link(page - 1, "‹ Prev", { aria: "Previous page", disabled: page <= 1 })}
       {pageList(page, pages).map((p, i) =>
-        p === "…" ? <span key={`e${i}`} aria-hidden="true" className="px-1 text-zinc-500">…</span> : <span key={p}>{link(p, p, { current: p === page, aria: `Page ${p}` })}</span>,
+        p === "…" ? (
+          <span key={`e${i}`} aria-hidden="true" className="px-1 text-zinc-500">
+            …
+          </span>
+        ) : (
+          <span key={p}>{link(p, p, { current: p === page, aria: `Page ${p}` })}</span>
+        ),
       )}
       {link(page + 1, "Next ›", { aria: "Next page", disabled: page >= pages })}
     </nav>

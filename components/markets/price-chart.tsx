@@ -34,7 +34,15 @@ function themeColors(dark: boolean) {
     : { text: "#3f3f46", grid: "#f4f4f5", line: "#4f46e5", top: "rgba(79,70,229,0.25)", bottom: "rgba(79,70,229,0.02)", border: "#e4e4e7" };
 }
 
-export function PriceChart({ slug, outcomeId, outcomeName, tradingStartsAt, range, onRangeChange, notTradingYet }: {
+export function PriceChart({
+  slug,
+  outcomeId,
+  outcomeName,
+  tradingStartsAt,
+  range,
+  onRangeChange,
+  notTradingYet,
+}: {
   slug: string;
   outcomeId: string;
   outcomeName: string;
@@ -143,10 +151,18 @@ export function PriceChart({ slug, outcomeId, outcomeName, tradingStartsAt, rang
     <section aria-labelledby="chart-heading" className="rounded-xl border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
-          <h2 id="chart-heading" className="text-sm font-medium text-zinc-600 dark:text-zinc-400">Price history · {outcomeName}</h2>
+          <h2 id="chart-heading" className="text-sm font-medium text-zinc-600 dark:text-zinc-400">
+            Price history · {outcomeName}
+          </h2>
           <p className="mt-0.5 flex items-baseline gap-2" data-testid="chart-legend" aria-live="off">
-            <span className="tabular text-2xl font-semibold" data-testid="chart-price">{shown ? formatCents(shown.p) : "–"}</span>
-            {shown && <span className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="chart-time">{timeLabel.format(new Date(shown.t * 1000))}</span>}
+            <span className="tabular text-2xl font-semibold" data-testid="chart-price">
+              {shown ? formatCents(shown.p) : "–"}
+            </span>
+            {shown && (
+              <span className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="chart-time">
+                {timeLabel.format(new Date(shown.t * 1000))}
+              </span>
+            )}
             {!hover && first && latest && points.length > 1 && (
               <span className={cn("tabular text-xs font-medium", change >= 0 ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400")}>
                 {change >= 0 ? "▲" : "▼"} {formatCents(Math.abs(change))} in range
@@ -166,7 +182,9 @@ export function PriceChart({ slug, outcomeId, outcomeName, tradingStartsAt, rang
               }}
               className={cn(
                 "rounded-md px-2.5 py-1 text-xs font-semibold tabular",
-                r === range ? "bg-white text-zinc-900 shadow-sm dark:bg-zinc-950 dark:text-white" : "text-zinc-600 hover:text-zinc-900 dark:text-zinc-300 dark:hover:text-white",
+                r === range
+                  ? "bg-white text-zinc-900 shadow-sm dark:bg-zinc-950 dark:text-white"
+                  : "text-zinc-600 hover:text-zinc-900 dark:text-zinc-300 dark:hover:text-white",
               )}
             >
               {RANGE_LABELS[r]}
@@ -183,22 +201,36 @@ export function PriceChart({ slug, outcomeId, outcomeName, tradingStartsAt, rang
           className={cn("absolute inset-0", history.isPlaceholderData && "opacity-60")}
         />
         {(notTradingYet || (history.isSuccess && !history.isPlaceholderData && points.length === 0)) && (
-          <div data-testid="chart-empty" className="pointer-events-none absolute inset-0 z-10 flex flex-col items-center justify-center gap-1 text-center text-sm text-zinc-600 dark:text-zinc-400">
+          <div
+            data-testid="chart-empty"
+            className="pointer-events-none absolute inset-0 z-10 flex flex-col items-center justify-center gap-1 text-center text-sm text-zinc-600 dark:text-zinc-400"
+          >
             <p className="font-medium text-zinc-800 dark:text-zinc-200">{notTradingYet ? "Trading has not started yet" : "No trades in this range"}</p>
-            {!notTradingYet && range !== "all" && <Button size="sm" variant="secondary" className="pointer-events-auto" onClick={() => onRangeChange("all")}>Show all history</Button>}
+            {!notTradingYet && range !== "all" && (
+              <Button size="sm" variant="secondary" className="pointer-events-auto" onClick={() => onRangeChange("all")}>
+                Show all history
+              </Button>
+            )}
           </div>
         )}
         {history.isError && !history.data && (
           <div role="alert" className="absolute inset-0 z-10 flex flex-col items-center justify-center gap-2 text-sm">
             <p>Couldn’t load the price history.</p>
-            <Button size="sm" onClick={() => history.refetch()}>Retry</Button>
+            <Button size="sm" onClick={() => history.refetch()}>
+              Retry
+            </Button>
           </div>
         )}
-        {history.isPending && !notTradingYet && <div aria-hidden="true" className="absolute inset-0 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-800/60" />}
+        {history.isPending && !notTradingYet && (
+          <div aria-hidden="true" className="absolute inset-0 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-800/60" />
+        )}
       </div>
       {/* Attribution outside the role="img" box, which must not contain links. */}
       <p className="mt-2 text-right text-[11px] text-zinc-600 dark:text-zinc-400">
-        Chart by <a href="https://www.tradingview.com/lightweight-charts/" className="underline underline-offset-2" rel="noopener noreferrer" target="_blank">TradingView Lightweight Charts™</a>
+        Chart by{" "}
+        <a href="https://www.tradingview.com/lightweight-charts/" className="underline underline-offset-2" rel="noopener noreferrer" target="_blank">
+          TradingView Lightweight Charts™
+        </a>
       </p>
     </section>
   );

@@ -5,7 +5,9 @@ import { Avatar } from "./avatar";
 export function TopTraders({ traders }: { traders: MarketDetail["top_traders"] }) {
   return (
     <section aria-labelledby="traders-heading" className="rounded-xl border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-      <h2 id="traders-heading" className="border-b border-zinc-200 px-4 py-3 font-semibold dark:border-zinc-800">Top traders</h2>
+      <h2 id="traders-heading" className="border-b border-zinc-200 px-4 py-3 font-semibold dark:border-zinc-800">
+        Top traders
+      </h2>
       {traders.length === 0 ? (
         <p className="px-4 py-6 text-center text-sm text-zinc-600 dark:text-zinc-400">No trades yet.</p>
       ) : (

@@ -14,6 +14,12 @@ export function buttonClass(variant: keyof typeof VARIANTS = "secondary", size: 
   );
 }
 
-export function Button({ variant, size, className, type = "button", ...props }: React.ComponentProps<"button"> & { variant?: keyof typeof VARIANTS; size?: "sm" | "md" }) {
+export function Button({
+  variant,
+  size,
+  className,
+  type = "button",
+  ...props
+}: React.ComponentProps<"button"> & { variant?: keyof typeof VARIANTS; size?: "sm" | "md" }) {
   return <button type={type} className={cn(buttonClass(variant, size), className)} {...props} />;
 }

@@ -3,7 +3,13 @@
 import { useRef } from "react";
 import { cn } from "@/lib/ui/cn";
 
-export function Tabs<T extends string>({ label, value, options, onChange, className }: {
+export function Tabs<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  className,
+}: {
   label: string;
   value: T;
   options: { value: T; label: React.ReactNode }[];
@@ -26,7 +32,9 @@ export function Tabs<T extends string>({ label, value, options, onChange, classN
         return (
           <button
             key={o.value}
-            ref={(el) => { refs.current[i] = el; }}
+            ref={(el) => {
+              refs.current[i] = el;
+            }}
             type="button"
             role="tab"
             aria-selected={selected}

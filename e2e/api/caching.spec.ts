@@ -14,16 +14,23 @@ const identity = { "Accept-Encoding": "identity" };
 /** A GET whose body is not decoded, to see what actually crosses the wire. */
 function rawGet(path: string, headers: Record<string, string>): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    http.get(new URL(path, testRun().baseURL), { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on("error", reject);
+    http
+      .get(new URL(path, testRun().baseURL), { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on("error", reject);
   });
 }
 
 const directives = (cacheControl: string | undefined) =>
-  Object.fromEntries((cacheControl ?? "").split(",").map((d) => d.trim().split("=")).map(([k, v]) => [k, v === undefined ? true : Number(v)]));
+  Object.fromEntries(
+    (cacheControl ?? "")
+      .split(",")
+      .map((d) => d.trim().split("="))
+      .map(([k, v]) => [k, v === undefined ? true : Number(v)]),
+  );
 
 const varyOf = (headers: Record<string, string>) => (headers["vary"] ?? "").split(",").map((v) => v.trim().toLowerCase());
 

@@ -58,9 +58,7 @@ function expectMarket(primary: Json, camel: Json, where: string) {
       expect(c).toHaveLength(v.length);
       v.forEach((cm: Json, i: number) => {
         const cc = c[i];
-        expect(Object.keys(cc).sort(), at).toEqual(
-          ["id", "userId", "content", "parentId", "likesCount", "isLiked", "replyCount", "createdAt", "user"].sort(),
-        );
+        expect(Object.keys(cc).sort(), at).toEqual(["id", "userId", "content", "parentId", "likesCount", "isLiked", "replyCount", "createdAt", "user"].sort());
         expect(cc).toEqual({
           id: cm.id,
           userId: cm.user_id,

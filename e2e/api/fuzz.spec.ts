@@ -13,23 +13,119 @@ const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2000);
 const CONCURRENCY = 8;
 
 const NASTY = [
-  "", "'", '"', "%", "%%", "%E0%A4%A", "%00", "%0A", "%0d%0a", "%2e%2e", "..", ".", "%2f", "%2F..%2F", "%5c", "\\", "%C0%AF", "%FF",
-  "%F0%9F%92%A5", "%E2%80%AE", "null", "undefined", "NaN", "-0", "1e309", "0x10", "9".repeat(40), "-1", "1.5", "[]", "{}", "a".repeat(3000),
-  "<script>alert(1)</script>", "%3Cscript%3Ealert(1)%3C%2Fscript%3E", "javascript:alert(1)", "' OR 1=1--", "1;DROP TABLE markets",
-  "__proto__", "constructor", "toString", "hasOwnProperty", "${7*7}", "{{7*7}}", "%24%7B7*7%7D", "../../etc/passwd", "%u0041",
-  "ACTIVE", "RESOLVED", "VOLUME", "TRENDING", "ASC", "20", "0", "100", "101",
+  "",
+  "'",
+  '"',
+  "%",
+  "%%",
+  "%E0%A4%A",
+  "%00",
+  "%0A",
+  "%0d%0a",
+  "%2e%2e",
+  "..",
+  ".",
+  "%2f",
+  "%2F..%2F",
+  "%5c",
+  "\\",
+  "%C0%AF",
+  "%FF",
+  "%F0%9F%92%A5",
+  "%E2%80%AE",
+  "null",
+  "undefined",
+  "NaN",
+  "-0",
+  "1e309",
+  "0x10",
+  "9".repeat(40),
+  "-1",
+  "1.5",
+  "[]",
+  "{}",
+  "a".repeat(3000),
+  "<script>alert(1)</script>",
+  "%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+  "javascript:alert(1)",
+  "' OR 1=1--",
+  "1;DROP TABLE markets",
+  "__proto__",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
+  "${7*7}",
+  "{{7*7}}",
+  "%24%7B7*7%7D",
+  "../../etc/passwd",
+  "%u0041",
+  "ACTIVE",
+  "RESOLVED",
+  "VOLUME",
+  "TRENDING",
+  "ASC",
+  "20",
+  "0",
+  "100",
+  "101",
 ];
 const KEYS = [
-  "status", "category", "subCategory", "q", "sortBy", "sortOrder", "limit", "offset", "outcomeId", "startTs", "endTs", "fidelity",
-  "outcome", "page", "__proto__", "constructor", "__proto__[x]", "a[b]", "", "%", "%E0", "limit[]",
+  "status",
+  "category",
+  "subCategory",
+  "q",
+  "sortBy",
+  "sortOrder",
+  "limit",
+  "offset",
+  "outcomeId",
+  "startTs",
+  "endTs",
+  "fidelity",
+  "outcome",
+  "page",
+  "__proto__",
+  "constructor",
+  "__proto__[x]",
+  "a[b]",
+  "",
+  "%",
+  "%E0",
+  "limit[]",
 ];
-const METHODS: [string, number][] = [["GET", 70], ["HEAD", 8], ["OPTIONS", 6], ["POST", 4], ["PUT", 2], ["DELETE", 2], ["PATCH", 2], ["TRACE", 3], ["PROPFIND", 1]];
-const ACCEPTS = ["application/json", "application/vnd.markets.camel+json", "application/vnd.markets.camel+json;q=abc", "text/html", "*/*", "", ";;;", "a/b, c/d;q=0"];
+const METHODS: [string, number][] = [
+  ["GET", 70],
+  ["HEAD", 8],
+  ["OPTIONS", 6],
+  ["POST", 4],
+  ["PUT", 2],
+  ["DELETE", 2],
+  ["PATCH", 2],
+  ["TRACE", 3],
+  ["PROPFIND", 1],
+];
+const ACCEPTS = [
+  "application/json",
+  "application/vnd.markets.camel+json",
+  "application/vnd.markets.camel+json;q=abc",
+  "text/html",
+  "*/*",
+  "",
+  ";;;",
+  "a/b, c/d;q=0",
+];
 
 /** Signs that an answer carries internals: stack frames, PostgreSQL errors, connection strings, Node error codes. */
 const LEAKS = [
-  /\n\s+at [^\n]*:\d+:\d+/, /node_modules[\\/]/, /postgres(?:ql)?:\/\/[^\s"']*@/i, /syntax error at or near/i, /invalid input syntax for/i,
-  /relation "[^"]+" does not exist/i, /PostgresError/, /\bE(?:CONNREFUSED|CONNRESET|ADDRINUSE)\b/, /\bTypeError\b|\bReferenceError\b/,
+  /\n\s+at [^\n]*:\d+:\d+/,
+  /node_modules[\\/]/,
+  /postgres(?:ql)?:\/\/[^\s"']*@/i,
+  /syntax error at or near/i,
+  /invalid input syntax for/i,
+  /relation "[^"]+" does not exist/i,
+  /PostgresError/,
+  /\bE(?:CONNREFUSED|CONNRESET|ADDRINUSE)\b/,
+  /\bTypeError\b|\bReferenceError\b/,
 ];
 
 interface Known {
@@ -134,7 +230,8 @@ test("fuzz – no input makes any route answer 5xx, /v1 errors carry the error b
       while (next < cases.length) {
         const c = cases[next++];
         const res = await rawRequest(baseURL!, c.method, c.url, c.headers).catch((e: Error) => ({ status: 599, headers: {}, body: String(e.message) }));
-        for (const p of problems(c.method, c.url, res)) failures.push(`${p}: ${c.method} ${c.url.slice(0, 160)} ${JSON.stringify(c.headers)} → ${res.body.slice(0, 200)}`);
+        for (const p of problems(c.method, c.url, res))
+          failures.push(`${p}: ${c.method} ${c.url.slice(0, 160)} ${JSON.stringify(c.headers)} → ${res.body.slice(0, 200)}`);
       }
     }),
   );

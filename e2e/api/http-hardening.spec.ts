@@ -71,8 +71,18 @@ test("/v1 with a trailing slash – a JSON 404 naming the path without it, never
 
 test("/v1 paths never resolve outside /v1", async ({ baseURL }) => {
   for (const path of [
-    "/v1/%2e%2e", "/v1/..", "/v1/%2E%2E/docs", "/v1/.%2e/", "/v1/markets/..%2f..%2fdocs", "/v1%2f..%2f", "/v1\\..\\docs",
-    "/v1/markets/%2e", "//v1/markets", "/v1//markets", "/x/../v1/markets", "/%2e%2e/v1/markets",
+    "/v1/%2e%2e",
+    "/v1/..",
+    "/v1/%2E%2E/docs",
+    "/v1/.%2e/",
+    "/v1/markets/..%2f..%2fdocs",
+    "/v1%2f..%2f",
+    "/v1\\..\\docs",
+    "/v1/markets/%2e",
+    "//v1/markets",
+    "/v1//markets",
+    "/x/../v1/markets",
+    "/%2e%2e/v1/markets",
   ]) {
     const res = await rawRequest(baseURL!, "GET", path);
     expect(res.status, path).toBe(404);
@@ -135,7 +145,10 @@ test("icons – /favicon.ico, /icon.svg and /apple-icon.png are served, and page
   expect(ico.headers()["content-type"]).toMatch(/image\/(x-icon|vnd\.microsoft\.icon)/);
   expect((await ico.body()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
   const html = await (await request.get("/")).text();
-  for (const [rel, type] of [["icon", "image/svg+xml"], ["apple-touch-icon", "image/png"]]) {
+  for (const [rel, type] of [
+    ["icon", "image/svg+xml"],
+    ["apple-touch-icon", "image/png"],
+  ]) {
     const href = new RegExp(`<link rel="${rel}" href="([^"]+)"[^>]*type="${type.replace("+", "\\+")}"`).exec(html)?.[1];
     expect(href, rel).toBeTruthy();
     const res = await request.get(href!);

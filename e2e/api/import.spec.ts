@@ -77,7 +77,7 @@ test.describe("npm run db:import", () => {
     const g = freshSample((d) => (d.markets[1].slug = f.data.markets[1].slug));
     const r = await dbImport(g.file);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("database rejected the file while writing markets: duplicate key value violates unique constraint \"markets_slug_key\"");
+    expect(r.stderr).toContain('database rejected the file while writing markets: duplicate key value violates unique constraint "markets_slug_key"');
     expect(r.stderr).toContain("nothing was written");
     const [n] = await sql`
       SELECT (SELECT count(*)::int FROM markets WHERE id = ANY(${g.marketIds}::uuid[])) AS markets,

@@ -118,7 +118,11 @@ test.describe("maintained values (migration 0005)", () => {
   test("GET /v1/markets/slug/{slug} serves top_traders from market_traders, equal to the from-scratch order and values", async ({ request, sql }) => {
     const m = await makeMarket(sql, { users: 14 });
     // Ties on volume among several users, so username must break them exactly as before.
-    await addTrades(sql, m, m.users.map((u, i) => ({ at: ago(1000 + i), price: "0.500", shares: String(2 + (i % 3)), maker: u, taker: m.users[(i + 5) % 14] })));
+    await addTrades(
+      sql,
+      m,
+      m.users.map((u, i) => ({ at: ago(1000 + i), price: "0.500", shares: String(2 + (i % 3)), maker: u, taker: m.users[(i + 5) % 14] })),
+    );
     const expected = await sql`
       SELECT u.username, round(sum(x.v), 6)::float8 AS volume FROM (
         SELECT id, maker_user_id AS user_id, price * shares AS v FROM trades WHERE market_id = ${m.id}

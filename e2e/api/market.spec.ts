@@ -53,7 +53,10 @@ test.describe("GET /v1/markets/{id} and /slug/{slug}", () => {
     const body = marketDetailSchema.parse(await (await request.get(`/v1/markets/${m.id}`)).json());
     expect(body.winning_outcome_id).toBe(m.yes);
     expect(body.winning_outcome).toEqual(body.outcomes[0]);
-    expect(body.outcomes.map((o) => [o.probability, o.payout_wei])).toEqual([[100, "1000000000000000000"], [0, "0"]]);
+    expect(body.outcomes.map((o) => [o.probability, o.payout_wei])).toEqual([
+      [100, "1000000000000000000"],
+      [0, "0"],
+    ]);
     expect(body.resolved_at).not.toBeNull();
   });
 
@@ -70,11 +73,24 @@ test.describe("GET /v1/markets/{id} and /slug/{slug}", () => {
     const m = await makeMarket(sql);
     const base = Date.now() - 3600e3;
     const rows = Array.from({ length: 55 }, (_, i) => ({
-      id: randomUUID(), market_id: m.id, user_id: m.users[i % 2], content: `comment ${i}`, parent_id: null,
-      likes_count: i, created_at: new Date(base + i * 1000),
+      id: randomUUID(),
+      market_id: m.id,
+      user_id: m.users[i % 2],
+      content: `comment ${i}`,
+      parent_id: null,
+      likes_count: i,
+      created_at: new Date(base + i * 1000),
     }));
     await sql`INSERT INTO comments ${sql(rows)}`;
-    const reply = { id: randomUUID(), market_id: m.id, user_id: m.users[1], content: "a reply", parent_id: rows[54].id, likes_count: 0, created_at: new Date(base + 100e3) };
+    const reply = {
+      id: randomUUID(),
+      market_id: m.id,
+      user_id: m.users[1],
+      content: "a reply",
+      parent_id: rows[54].id,
+      likes_count: 0,
+      created_at: new Date(base + 100e3),
+    };
     await sql`INSERT INTO comments ${sql(reply)}`;
     await sql`SELECT refresh_market_derived(${[m.id]}::uuid[])`;
     const body = marketDetailSchema.parse(await (await request.get(`/v1/markets/${m.id}`)).json());
@@ -106,9 +122,7 @@ test.describe("GET /v1/markets/{id} and /slug/{slug}", () => {
     expect(body.top_traders[0].username).toBe(nameOf.get(users[11]));
     // users[0]: 1 × 0.5 + 7 × 0.25 (self-trade counted once) = 2.25 → 9th, between users[4] (2.5) and users[3] (2.0);
     // users[2] (1.5), users[1] (1.0) and users[0]'s double count (4.0) would all show up here.
-    expect(body.top_traders.map((t) => t.username)).toEqual(
-      [11, 10, 9, 8, 7, 6, 5, 4, 0, 3].map((i) => nameOf.get(users[i])),
-    );
+    expect(body.top_traders.map((t) => t.username)).toEqual([11, 10, 9, 8, 7, 6, 5, 4, 0, 3].map((i) => nameOf.get(users[i])));
     expect(body.top_traders[8].volume).toBe(2.25);
     expect(Object.keys(body.top_traders[0]).sort()).toEqual(["profile_image_url", "username", "volume"]);
   });

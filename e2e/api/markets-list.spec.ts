@@ -3,15 +3,59 @@ import { expect, test } from "../fixtures";
 import { errorBodySchema, marketListItemSchema, marketListResponseSchema } from "@/lib/markets/schemas";
 
 const LIST_ITEM_KEYS = [
-  "id", "slug", "question", "description", "category", "sub_category", "type", "status", "trading_starts_at",
-  "trading_ends_at", "resolution_date", "winning_outcome_id", "winning_outcome", "resolved_at", "settled_at",
-  "resolved_by", "resolution_source", "resolution_note", "platform_fee", "spread", "total_volume", "comments_count",
-  "image_url", "video_url", "video_poster_url", "video_source_url", "video_provider", "video_status",
-  "external_source", "tags", "views", "verified", "featured", "created_at", "updated_at", "outcomes",
+  "id",
+  "slug",
+  "question",
+  "description",
+  "category",
+  "sub_category",
+  "type",
+  "status",
+  "trading_starts_at",
+  "trading_ends_at",
+  "resolution_date",
+  "winning_outcome_id",
+  "winning_outcome",
+  "resolved_at",
+  "settled_at",
+  "resolved_by",
+  "resolution_source",
+  "resolution_note",
+  "platform_fee",
+  "spread",
+  "total_volume",
+  "comments_count",
+  "image_url",
+  "video_url",
+  "video_poster_url",
+  "video_source_url",
+  "video_provider",
+  "video_status",
+  "external_source",
+  "tags",
+  "views",
+  "verified",
+  "featured",
+  "created_at",
+  "updated_at",
+  "outcomes",
 ].sort();
 const OUTCOME_KEYS = [
-  "id", "market_id", "name", "side", "index", "probability", "description", "image_url", "color", "question_id",
-  "condition_id", "position_id", "payout_wei", "created_at", "updated_at",
+  "id",
+  "market_id",
+  "name",
+  "side",
+  "index",
+  "probability",
+  "description",
+  "image_url",
+  "color",
+  "question_id",
+  "condition_id",
+  "position_id",
+  "payout_wei",
+  "created_at",
+  "updated_at",
 ].sort();
 
 async function list(request: import("@playwright/test").APIRequestContext, qs = "") {
@@ -122,7 +166,8 @@ test.describe("GET /v1/markets", () => {
   test("q is a case-insensitive substring match over question and description", async ({ request, sql }) => {
     const byDescription = await list(request, "q=zephyrQUARTZ");
     expect(byDescription.markets.map((m) => m.slug)).toEqual(["fixture-edge-3"]);
-    const [{ word }] = await sql`SELECT split_part(question, ' ', 3) AS word FROM markets WHERE status = 'ACTIVE' AND slug NOT LIKE 'fixture-%' ORDER BY id LIMIT 1`;
+    const [{ word }] =
+      await sql`SELECT split_part(question, ' ', 3) AS word FROM markets WHERE status = 'ACTIVE' AND slug NOT LIKE 'fixture-%' ORDER BY id LIMIT 1`;
     const body = await list(request, `q=${encodeURIComponent(word.toUpperCase())}&limit=100`);
     const [{ n }] = await sql`
       SELECT count(*)::int AS n FROM markets

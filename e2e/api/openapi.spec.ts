@@ -113,7 +113,10 @@ test.describe("real responses conform to the document", () => {
     markets = [await makeFullMarket(sql), await makeFullMarket(sql, { status: "RESOLVED" }), await makeFullMarket(sql, { external: true })];
   });
 
-  for (const [label, accept] of [["primary", "application/json"], ["camelCase", CAMEL]] as const) {
+  for (const [label, accept] of [
+    ["primary", "application/json"],
+    ["camelCase", CAMEL],
+  ] as const) {
     test(`all seven endpoints – 200 bodies (${label}) match the document's response schemas`, async ({ request }) => {
       for (const m of markets) {
         for (const e of endpointsOf(m)) {

@@ -30,8 +30,15 @@ test.describe("GET /v1/markets/{id}/orderbook", () => {
       expect(body).toEqual({
         outcome_id: m.yes,
         outcome_side: "Yes - YES",
-        bids: [{ price: "0.450", shares: "12.50" }, { price: "0.400", shares: "20.00" }],
-        asks: [{ price: "0.600", shares: "1.00" }, { price: "0.700", shares: "8.00" }, { price: "0.810", shares: "0.06" }],
+        bids: [
+          { price: "0.450", shares: "12.50" },
+          { price: "0.400", shares: "20.00" },
+        ],
+        asks: [
+          { price: "0.600", shares: "1.00" },
+          { price: "0.700", shares: "8.00" },
+          { price: "0.810", shares: "0.06" },
+        ],
       });
     }
     const no = orderBookSchema.parse(await (await request.get(`/v1/markets/${m.id}/orderbook?outcomeId=${m.no}`)).json());
@@ -48,14 +55,26 @@ test.describe("GET /v1/markets/{id}/orderbook", () => {
     const m = await makeMarket(sql, { externalSource: "Kalshi" });
     await addOrders(sql, m, [{ side: "BUY", price: "0.990", shares: "100" }]); // native orders are not the venue's book
     await sql`INSERT INTO external_books (outcome_id, bids, asks, updated_at) VALUES (${m.yes},
-      ${sql.json([{ price: "0.4", shares: "10" }, { price: "0.52", shares: "0.01" }])},
-      ${sql.json([{ price: "0.6", shares: "3.5" }, { price: "0.51", shares: "2" }])}, now())`;
+      ${sql.json([
+        { price: "0.4", shares: "10" },
+        { price: "0.52", shares: "0.01" },
+      ])},
+      ${sql.json([
+        { price: "0.6", shares: "3.5" },
+        { price: "0.51", shares: "2" },
+      ])}, now())`;
     const body = await (await request.get(`/v1/markets/slug/${m.slug}/orderbook?outcomeId=${m.yes}`)).json();
     expect(body).toEqual({
       outcome_id: m.yes,
       outcome_side: "Yes - YES",
-      bids: [{ price: "0.520", shares: "0.01" }, { price: "0.400", shares: "10.00" }],
-      asks: [{ price: "0.510", shares: "2.00" }, { price: "0.600", shares: "3.50" }],
+      bids: [
+        { price: "0.520", shares: "0.01" },
+        { price: "0.400", shares: "10.00" },
+      ],
+      asks: [
+        { price: "0.510", shares: "2.00" },
+        { price: "0.600", shares: "3.50" },
+      ],
     });
     const empty = await (await request.get(`/v1/markets/${m.id}/orderbook?outcomeId=${m.no}`)).json();
     expect(empty).toEqual({ outcome_id: m.no, outcome_side: "No - NO", bids: [], asks: [] });
@@ -110,7 +129,11 @@ test.describe("GET /v1/markets/{id}/orderbook", () => {
     test(`${kind}: 404 'Market not found: <id>' for an unknown market, by id and by slug`, async ({ request, sql }) => {
       const m = await makeMarket(sql);
       const id = randomUUID();
-      for (const [path, key] of [[`/v1/markets/${id}`, id], ["/v1/markets/not-a-uuid", "not-a-uuid"], ["/v1/markets/slug/no-such-slug", "no-such-slug"]]) {
+      for (const [path, key] of [
+        [`/v1/markets/${id}`, id],
+        ["/v1/markets/not-a-uuid", "not-a-uuid"],
+        ["/v1/markets/slug/no-such-slug", "no-such-slug"],
+      ]) {
         const res = await request.get(`${path}/${kind}?outcomeId=${m.yes}`);
         expect(res.status()).toBe(404);
         expect(await res.json()).toEqual({ statusCode: 404, message: `Market not found: ${key}`, error: "Not Found" });

@@ -118,7 +118,10 @@ test("database stopped under load – fast 503s with Retry-After, /readyz and pa
     // The push channel resyncs: a signal for the whole market (outcomeId null) once LISTEN is back.
     const deadline = Date.now() + 15_000;
     while (!signals.some((s) => s.at >= restartAt && s.outcomeId === null) && Date.now() < deadline) await sleep(100);
-    expect(signals.some((s) => s.at >= restartAt && s.outcomeId === null), "resync signal after the restart").toBe(true);
+    expect(
+      signals.some((s) => s.at >= restartAt && s.outcomeId === null),
+      "resync signal after the restart",
+    ).toBe(true);
   } finally {
     await load.stop();
     socket.disconnect();

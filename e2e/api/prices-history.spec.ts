@@ -37,10 +37,17 @@ test.describe("GET /v1/markets/{id}/prices-history", () => {
   test("startTs and endTs bound the window inclusively; startTs omitted still means now − 7 days", async ({ request, sql }) => {
     const m = await makeMarket(sql);
     const t0 = nowS() - 2 * DAY;
-    await addTrades(sql, m, [0, 60, 120, 180].map((d, i) => ({ at: new Date((t0 + d) * 1000), price: `0.${i + 1}00` })));
+    await addTrades(
+      sql,
+      m,
+      [0, 60, 120, 180].map((d, i) => ({ at: new Date((t0 + d) * 1000), price: `0.${i + 1}00` })),
+    );
     const get = async (qs: string) =>
       priceHistorySchema.parse(await (await request.get(`/v1/markets/${m.id}/prices-history?outcomeId=${m.yes}&${qs}`)).json()).history;
-    expect(await get(`startTs=${t0 + 60}&endTs=${t0 + 120}`)).toEqual([{ t: t0 + 60 - ((t0 + 60) % 60), p: 0.2 }, { t: t0 + 120 - ((t0 + 120) % 60), p: 0.3 }]);
+    expect(await get(`startTs=${t0 + 60}&endTs=${t0 + 120}`)).toEqual([
+      { t: t0 + 60 - ((t0 + 60) % 60), p: 0.2 },
+      { t: t0 + 120 - ((t0 + 120) % 60), p: 0.3 },
+    ]);
     expect((await get(`endTs=${t0 + 60}`)).map((p) => p.p)).toEqual([0.1, 0.2]);
     expect(await get(`startTs=${t0 + 181}`)).toEqual([]);
     expect(await get(`startTs=0&endTs=${t0 - 1}`)).toEqual([]);
@@ -98,7 +105,10 @@ test.describe("GET /v1/markets/{id}/prices-history", () => {
     const m = await makeMarket(sql);
     const at = new Date((nowS() - 600) * 1000);
     const ids = [randomUUID(), randomUUID()].sort();
-    await addTrades(sql, m, [{ id: ids[1], at, price: "0.700" }, { id: ids[0], at, price: "0.300" }]);
+    await addTrades(sql, m, [
+      { id: ids[1], at, price: "0.700" },
+      { id: ids[0], at, price: "0.300" },
+    ]);
     const { history } = priceHistorySchema.parse(await (await request.get(`/v1/markets/${m.id}/prices-history?outcomeId=${m.yes}`)).json());
     expect(history).toEqual([{ t: Math.floor(at.getTime() / 60000) * 60, p: 0.7 }]);
   });

@@ -48,7 +48,11 @@ test("a client gets its burst, then 429 with the error body, Retry-After and the
   expect(refused.headers["cache-control"]).toBe("no-store");
 
   // Errors count and carry the fields too; preflights are free but still report the state.
-  const preflight = await rawRequest(server.baseURL, "OPTIONS", "/v1/markets", { "X-Forwarded-For": client, Origin: "https://x.example", "Access-Control-Request-Method": "GET" });
+  const preflight = await rawRequest(server.baseURL, "OPTIONS", "/v1/markets", {
+    "X-Forwarded-For": client,
+    Origin: "https://x.example",
+    "Access-Control-Request-Method": "GET",
+  });
   expect(preflight.status).toBe(204);
   expect(preflight.headers["ratelimit"]).toMatch(/^"v1";r=0;/);
 

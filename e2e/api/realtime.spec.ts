@@ -243,14 +243,33 @@ test.describe("push channels – signals from the database", () => {
     await join(s, `market:${m.slug}:price`);
     const now = new Date().toISOString();
     await importFile(sql, {
-      orders: [{
-        id: crypto.randomUUID(), market_id: m.id, outcome_id: m.outcomes[0], user_id: m.users[0], side: "SELL",
-        type: "LIMIT", price: "0.700", shares: "12.00", filled_shares: "0.00", status: "OPEN", created_at: now,
-      }],
-      trades: [{
-        id: crypto.randomUUID(), market_id: m.id, outcome_id: m.outcomes[0], price: "0.650", shares: "3",
-        maker_user_id: m.users[0], taker_user_id: null, executed_at: now,
-      }],
+      orders: [
+        {
+          id: crypto.randomUUID(),
+          market_id: m.id,
+          outcome_id: m.outcomes[0],
+          user_id: m.users[0],
+          side: "SELL",
+          type: "LIMIT",
+          price: "0.700",
+          shares: "12.00",
+          filled_shares: "0.00",
+          status: "OPEN",
+          created_at: now,
+        },
+      ],
+      trades: [
+        {
+          id: crypto.randomUUID(),
+          market_id: m.id,
+          outcome_id: m.outcomes[0],
+          price: "0.650",
+          shares: "3",
+          maker_user_id: m.users[0],
+          taker_user_id: null,
+          executed_at: now,
+        },
+      ],
     });
     await waitFor(() => only(got, "orderbook").length > 0 && only(got, "price").length > 0, 10_000, "both signals");
   });
@@ -351,7 +370,10 @@ test.describe("push channels – resilience", () => {
       const outageStart = cpuTicks();
       await sleep(WINDOW_MS);
       const outage = cpuTicks() - outageStart;
-      const attempts = output().slice(before).match(/reconnect attempt \d+/g) ?? [];
+      const attempts =
+        output()
+          .slice(before)
+          .match(/reconnect attempt \d+/g) ?? [];
       console.log(`outage of ${WINDOW_MS} ms: ${attempts.length} reconnect attempts, ${outage} CPU ticks (idle: ${idle} ticks)`);
       // postgres.js's own re-LISTEN loop spent 190 ticks here (16 % of a core) against 9 idle.
       expect(outage).toBeLessThan(idle + 60);

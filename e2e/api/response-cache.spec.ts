@@ -58,7 +58,12 @@ async function watch(m: TestMarket, kind: "price" | "orderbook") {
     sockets.push(s);
     got.push(collect(s));
   }
-  return { got, close: () => sockets.forEach((s) => s.close()) };
+  return {
+    got,
+    close: () => {
+      for (const s of sockets) s.close();
+    },
+  };
 }
 
 test("response cache – a repeated read comes from memory with the same ETag, and a 304 needs no load", async ({ sql }) => {
@@ -77,8 +82,7 @@ test("response cache – a repeated read comes from memory with the same ETag, a
 
 test("response cache – a burst of orders under concurrent reads: after each signal the next read has the order, on both instances", async ({ sql }) => {
   const m = await makeMarket(sql, { prefix: "cache-burst", status: "ACTIVE" });
-  const book = (base: string, byId: boolean) =>
-    `${base}/v1/markets/${byId ? m.id : `slug/${m.slug}`}/orderbook?outcomeId=${m.outcomes[0]}`;
+  const book = (base: string, byId: boolean) => `${base}/v1/markets/${byId ? m.id : `slug/${m.slug}`}/orderbook?outcomeId=${m.outcomes[0]}`;
   const urls = bases().flatMap((b) => [book(b, true), book(b, false)]);
   const load = readers(urls, 3, (body) => body.bids.length);
   const { got, close } = await watch(m, "orderbook");
@@ -91,11 +95,17 @@ test("response cache – a burst of orders under concurrent reads: after each si
       await waitFor(() => got.every((g, n) => g.length > before[n]), 15_000, `the signal of order ${i} on both instances`);
       for (const [n, g] of got.entries()) {
         const signal = g[before[n]] as Received & { book?: { bids: { price: string }[] } };
-        expect(signal.book?.bids.map((l) => l.price), `book carried by the signal ${i} on instance ${n}`).toContain(price);
+        expect(
+          signal.book?.bids.map((l) => l.price),
+          `book carried by the signal ${i} on instance ${n}`,
+        ).toContain(price);
       }
       for (const url of urls) {
         const r = await getJson(url);
-        expect(r.body.bids.map((l: { price: string }) => l.price), `${url} after order ${i}`).toContain(price);
+        expect(
+          r.body.bids.map((l: { price: string }) => l.price),
+          `${url} after order ${i}`,
+        ).toContain(price);
         expect(r.body.bids).toHaveLength(i);
       }
     }
@@ -115,7 +125,11 @@ test("response cache – a burst of trades: market, history and list follow on b
   const marketUrl = (b: string) => `${b}/v1/markets/${m.id}`;
   const historyUrl = (b: string) => `${b}/v1/markets/slug/${m.slug}/prices-history?outcomeId=${m.outcomes[0]}`;
   const listUrl = (b: string) => `${b}/v1/markets?q=${m.slug}&status=ACTIVE&sortBy=VOLUME`;
-  const load = readers(bases().flatMap((b) => [marketUrl(b), historyUrl(b), listUrl(b)]), 2, () => 0);
+  const load = readers(
+    bases().flatMap((b) => [marketUrl(b), historyUrl(b), listUrl(b)]),
+    2,
+    () => 0,
+  );
   const { got, close } = await watch(m, "price");
   let last = "";
   try {
@@ -146,7 +160,10 @@ test("response cache – a burst of trades: market, history and list follow on b
 test("response cache – comments, new markets and renamed users reach answers already cached", async ({ sql }) => {
   const m = await makeMarket(sql, { prefix: "cache-kinds", status: "ACTIVE" });
   const urls = bases().map((b) => `${b}/v1/markets/slug/${m.slug}`);
-  for (const url of urls) await getJson(url), await getJson(url); // cached on both
+  for (const url of urls) {
+    await getJson(url);
+    await getJson(url); // cached on both
+  }
   await sql`INSERT INTO comments (id, market_id, user_id, content, created_at) VALUES (gen_random_uuid(), ${m.id}, ${m.users[0]}, 'first!', now())`;
   for (const url of urls) {
     await expect.poll(async () => (await getJson(url)).body.comments.length, { timeout: 3_000 }).toBe(1);

@@ -3,8 +3,25 @@ import { expect, test } from "../fixtures";
 import { errorBodySchema } from "@/lib/markets/schemas";
 
 const NASTY = [
-  "'", "\"", "%00", "%27%20OR%201=1--", "%F0%9F%92%A5", "%E2%80%AE", "a".repeat(3000), "%25", "%5C", "null", "undefined",
-  "%C0%AF", "%FF", "[]", "{}", "1e309", "-0", "0x10", "9".repeat(40),
+  "'",
+  '"',
+  "%00",
+  "%27%20OR%201=1--",
+  "%F0%9F%92%A5",
+  "%E2%80%AE",
+  "a".repeat(3000),
+  "%25",
+  "%5C",
+  "null",
+  "undefined",
+  "%C0%AF",
+  "%FF",
+  "[]",
+  "{}",
+  "1e309",
+  "-0",
+  "0x10",
+  "9".repeat(40),
 ];
 
 test.describe("robustness", () => {

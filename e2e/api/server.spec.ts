@@ -31,7 +31,10 @@ test("server.ts starts the embedded database, migrates, serves, and stops cleanl
     const sql = postgres(`postgres://postgres:postgres@127.0.0.1:${pgPort}/markets`, { max: 1 });
     const applied = await sql`SELECT name FROM schema_migrations ORDER BY name`;
     await sql.end();
-    const files = fs.readdirSync("lib/db/migrations").filter((f) => f.endsWith(".sql")).sort();
+    const files = fs
+      .readdirSync("lib/db/migrations")
+      .filter((f) => f.endsWith(".sql"))
+      .sort();
     expect(applied.map((r) => r.name)).toEqual(files);
 
     child.kill("SIGTERM");

@@ -22,7 +22,16 @@ let sql: postgres.Sql;
 let m: TestMarket;
 
 const cluster = () =>
-  new EmbeddedPostgres({ databaseDir: dir, port, user: "postgres", password: "postgres", persistent: true, createPostgresUser: true, onLog: () => {}, onError: () => {} });
+  new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: "postgres",
+    password: "postgres",
+    persistent: true,
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: () => {},
+  });
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
@@ -80,9 +89,12 @@ test("stale-if-error – an invalidated answer is served, marked stale, while th
   pg = cluster();
   await pg.start();
   await expect
-    .poll(async () => {
-      const r = await fetch(url);
-      return r.status === 200 ? [r.headers.get("x-cache"), (await r.json()).bids.length] : r.status;
-    }, { timeout: 30_000, intervals: [250] })
+    .poll(
+      async () => {
+        const r = await fetch(url);
+        return r.status === 200 ? [r.headers.get("x-cache"), (await r.json()).bids.length] : r.status;
+      },
+      { timeout: 30_000, intervals: [250] },
+    )
     .toEqual(expect.arrayContaining([3]));
 });

@@ -51,106 +51,118 @@ async function sweep(sql: postgres.Sql): Promise<Date> {
 
 const cancelled = (sql: postgres.Sql, sub: string) => makeMarket(sql, { status: "CANCELLED", subCategory: sub });
 
-test.describe.serial("TRENDING – stored rolling volume", () => {
-  let admin: postgres.Sql;
-  test.beforeAll(() => {
-    admin = postgres(testRun().databaseUrl, { max: 3, onnotice: () => {} });
-  });
-  test.afterAll(async () => {
-    await admin.end();
-  });
+test.describe
+  .serial("TRENDING – stored rolling volume", () => {
+    let admin: postgres.Sql;
+    test.beforeAll(() => {
+      admin = postgres(testRun().databaseUrl, { max: 3, onnotice: () => {} });
+    });
+    test.afterAll(async () => {
+      await admin.end();
+    });
 
-  test("GET /v1/markets?sortBy=TRENDING – exact while trades age out and no sweep has run, on every page", async ({ request }) => {
-    const sub = uniqueSlug("trending");
-    const [a, b, c, d, e] = [
-      await cancelled(admin, sub), await cancelled(admin, sub), await cancelled(admin, sub),
-      await cancelled(admin, sub), await cancelled(admin, sub),
-    ];
-    // A transaction that wrote trades holds the watermark: no sweep can run while this one is open,
-    // from before the trades exist until the last check.
-    const writer = await admin.reserve();
-    try {
-      await writer`BEGIN`;
-      await writer`SELECT swept_at FROM trending_watermark FOR SHARE`;
-      expect(await admin`SELECT sweep_volume_24h() AS swept`).toEqual([{ swept: null }]);
-      // a and d lead now and fall once their big trades age out, a few seconds from now.
-      const agesAt = Date.now() + 6_000;
-      await addTrades(admin, a, [{ at: new Date(agesAt - DAY), price: "0.900", shares: "1000" }, { at: ago(HOUR), price: "0.500", shares: "20" }]);
-      await addTrades(admin, d, [{ at: new Date(agesAt - DAY), price: "0.800", shares: "1000" }]);
-      await addTrades(admin, b, [{ at: ago(2 * HOUR), price: "0.250", shares: "400" }]);
-      await addTrades(admin, c, [{ at: ago(DAY + HOUR), price: "0.990", shares: "9000" }]); // never counts
-      await addTrades(admin, e, [{ at: ago(10 * HOUR), price: "0.100", shares: "3" }]);
-      for (const order of ["DESC", "ASC"] as const) {
-        expect(await trendingIds(request, sub, order)).toEqual(await expectedIds(admin, sub, order));
+    test("GET /v1/markets?sortBy=TRENDING – exact while trades age out and no sweep has run, on every page", async ({ request }) => {
+      const sub = uniqueSlug("trending");
+      const [a, b, c, d, e] = [
+        await cancelled(admin, sub),
+        await cancelled(admin, sub),
+        await cancelled(admin, sub),
+        await cancelled(admin, sub),
+        await cancelled(admin, sub),
+      ];
+      // A transaction that wrote trades holds the watermark: no sweep can run while this one is open,
+      // from before the trades exist until the last check.
+      const writer = await admin.reserve();
+      try {
+        await writer`BEGIN`;
+        await writer`SELECT swept_at FROM trending_watermark FOR SHARE`;
+        expect(await admin`SELECT sweep_volume_24h() AS swept`).toEqual([{ swept: null }]);
+        // a and d lead now and fall once their big trades age out, a few seconds from now.
+        const agesAt = Date.now() + 6_000;
+        await addTrades(admin, a, [
+          { at: new Date(agesAt - DAY), price: "0.900", shares: "1000" },
+          { at: ago(HOUR), price: "0.500", shares: "20" },
+        ]);
+        await addTrades(admin, d, [{ at: new Date(agesAt - DAY), price: "0.800", shares: "1000" }]);
+        await addTrades(admin, b, [{ at: ago(2 * HOUR), price: "0.250", shares: "400" }]);
+        await addTrades(admin, c, [{ at: ago(DAY + HOUR), price: "0.990", shares: "9000" }]); // never counts
+        await addTrades(admin, e, [{ at: ago(10 * HOUR), price: "0.100", shares: "3" }]);
+        for (const order of ["DESC", "ASC"] as const) {
+          expect(await trendingIds(request, sub, order)).toEqual(await expectedIds(admin, sub, order));
+        }
+        expect((await trendingIds(request, sub, "DESC")).slice(0, 2)).toEqual([a.id, d.id]);
+
+        await sleep(agesAt + 1_000 - Date.now());
+        const [stale] = await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${a.id}`;
+        expect(stale.v, "not swept yet: the stored value still holds the aged trade").toBe("910.000000000");
+        for (const order of ["DESC", "ASC"] as const) {
+          const expected = await expectedIds(admin, sub, order);
+          expect(await trendingIds(request, sub, order)).toEqual(expected);
+          // Page by page as well: the candidate set must hold for every offset.
+          const paged: string[] = [];
+          for (let offset = 0; offset < 5; offset += 2) paged.push(...(await trendingIds(request, sub, order, `&limit=2&offset=${offset}`)));
+          expect(paged).toEqual(expected);
+        }
+        expect(await trendingIds(request, sub, "DESC")).toEqual([b.id, a.id, e.id, ...[c.id, d.id].sort().reverse()]);
+      } finally {
+        await writer`COMMIT`;
+        writer.release();
       }
-      expect((await trendingIds(request, sub, "DESC")).slice(0, 2)).toEqual([a.id, d.id]);
 
-      await sleep(agesAt + 1_000 - Date.now());
-      const [stale] = await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${a.id}`;
-      expect(stale.v, "not swept yet: the stored value still holds the aged trade").toBe("910.000000000");
-      for (const order of ["DESC", "ASC"] as const) {
-        const expected = await expectedIds(admin, sub, order);
-        expect(await trendingIds(request, sub, order)).toEqual(expected);
-        // Page by page as well: the candidate set must hold for every offset.
-        const paged: string[] = [];
-        for (let offset = 0; offset < 5; offset += 2) paged.push(...(await trendingIds(request, sub, order, `&limit=2&offset=${offset}`)));
-        expect(paged).toEqual(expected);
+      await sweep(admin);
+      const [fresh] = await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${a.id}`;
+      expect(fresh.v).toBe("10.000000000");
+      expect(
+        await drifted(
+          admin,
+          [a, b, c, d, e].map((m) => m.id),
+        ),
+      ).toEqual([]);
+    });
+
+    test("trade updates and deletes keep the stored volume", async () => {
+      const m: TestMarket = await cancelled(admin, uniqueSlug("trending"));
+      const ids = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+      await addTrades(admin, m, [
+        { id: ids[0], at: ago(HOUR), price: "0.400", shares: "10" },
+        { id: ids[1], at: ago(3 * HOUR), price: "0.600", shares: "5" },
+        { id: ids[2], at: ago(2 * DAY), price: "0.700", shares: "50" },
+      ]);
+      const stored = async () => (await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${m.id}`)[0].v;
+      expect(await stored()).toBe("7.000000000");
+      await admin`UPDATE trades SET shares = 20 WHERE id = ${ids[0]}`; // 8 + 3
+      expect(await stored()).toBe("11.000000000");
+      await admin`UPDATE trades SET executed_at = now() - interval '1 hour' WHERE id = ${ids[2]}`; // ages in: + 35
+      expect(await stored()).toBe("46.000000000");
+      await admin`UPDATE trades SET executed_at = now() - interval '30 hours' WHERE id = ${ids[1]}`; // ages out: − 3
+      expect(await stored()).toBe("43.000000000");
+      await admin`DELETE FROM trades WHERE id = ${ids[0]}`;
+      expect(await stored()).toBe("35.000000000");
+      expect(await drifted(admin, [m.id])).toEqual([]);
+    });
+
+    test("a sweep skips while a trade-writing transaction is open, and nothing drifts after it commits", async () => {
+      const m = await cancelled(admin, uniqueSlug("trending"));
+      await sweep(admin);
+      await sleep(1_500);
+      // A trade that counts under the watermark the writer sees, and ages out before the next sweep's now().
+      const writer = await admin.reserve();
+      try {
+        await writer`BEGIN`;
+        await addTrades(writer as unknown as postgres.Sql, m, [{ at: ago(DAY - 500), price: "0.500", shares: "100" }]);
+        await sleep(1_000);
+        expect(await admin`SELECT sweep_volume_24h() AS swept`).toEqual([{ swept: null }]);
+        await writer`COMMIT`;
+      } finally {
+        writer.release();
       }
-      expect(await trendingIds(request, sub, "DESC")).toEqual([b.id, a.id, e.id, ...[c.id, d.id].sort().reverse()]);
-    } finally {
-      await writer`COMMIT`;
-      writer.release();
-    }
+      expect((await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${m.id}`)[0].v).toBe("50.000000000");
+      await sweep(admin);
+      expect((await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${m.id}`)[0].v).toBe("0.000000000");
+    });
 
-    await sweep(admin);
-    const [fresh] = await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${a.id}`;
-    expect(fresh.v).toBe("10.000000000");
-    expect(await drifted(admin, [a, b, c, d, e].map((m) => m.id))).toEqual([]);
+    test("every market's stored volume matches its trades after a sweep (demo data, imports, other tests)", async () => {
+      await sweep(admin);
+      expect(await drifted(admin)).toEqual([]);
+    });
   });
-
-  test("trade updates and deletes keep the stored volume", async () => {
-    const m: TestMarket = await cancelled(admin, uniqueSlug("trending"));
-    const ids = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
-    await addTrades(admin, m, [
-      { id: ids[0], at: ago(HOUR), price: "0.400", shares: "10" },
-      { id: ids[1], at: ago(3 * HOUR), price: "0.600", shares: "5" },
-      { id: ids[2], at: ago(2 * DAY), price: "0.700", shares: "50" },
-    ]);
-    const stored = async () => (await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${m.id}`)[0].v;
-    expect(await stored()).toBe("7.000000000");
-    await admin`UPDATE trades SET shares = 20 WHERE id = ${ids[0]}`; // 8 + 3
-    expect(await stored()).toBe("11.000000000");
-    await admin`UPDATE trades SET executed_at = now() - interval '1 hour' WHERE id = ${ids[2]}`; // ages in: + 35
-    expect(await stored()).toBe("46.000000000");
-    await admin`UPDATE trades SET executed_at = now() - interval '30 hours' WHERE id = ${ids[1]}`; // ages out: − 3
-    expect(await stored()).toBe("43.000000000");
-    await admin`DELETE FROM trades WHERE id = ${ids[0]}`;
-    expect(await stored()).toBe("35.000000000");
-    expect(await drifted(admin, [m.id])).toEqual([]);
-  });
-
-  test("a sweep skips while a trade-writing transaction is open, and nothing drifts after it commits", async () => {
-    const m = await cancelled(admin, uniqueSlug("trending"));
-    await sweep(admin);
-    await sleep(1_500);
-    // A trade that counts under the watermark the writer sees, and ages out before the next sweep's now().
-    const writer = await admin.reserve();
-    try {
-      await writer`BEGIN`;
-      await addTrades(writer as unknown as postgres.Sql, m, [{ at: ago(DAY - 500), price: "0.500", shares: "100" }]);
-      await sleep(1_000);
-      expect(await admin`SELECT sweep_volume_24h() AS swept`).toEqual([{ swept: null }]);
-      await writer`COMMIT`;
-    } finally {
-      writer.release();
-    }
-    expect((await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${m.id}`)[0].v).toBe("50.000000000");
-    await sweep(admin);
-    expect((await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${m.id}`)[0].v).toBe("0.000000000");
-  });
-
-  test("every market's stored volume matches its trades after a sweep (demo data, imports, other tests)", async () => {
-    await sweep(admin);
-    expect(await drifted(admin)).toEqual([]);
-  });
-});

@@ -183,10 +183,13 @@ describe("cluster – failures", () => {
     }
     // Within a probe interval the instances read from the replica again.
     await expect
-      .poll(async () => {
-        await Promise.all([get("/v1/markets?limit=3", "app1"), get("/v1/markets?limit=3", "app2")]);
-        return replicaServedReads();
-      }, { timeout: 15_000, interval: 500 })
+      .poll(
+        async () => {
+          await Promise.all([get("/v1/markets?limit=3", "app1"), get("/v1/markets?limit=3", "app2")]);
+          return replicaServedReads();
+        },
+        { timeout: 15_000, interval: 500 },
+      )
       .toBeGreaterThanOrEqual(2);
   });
 

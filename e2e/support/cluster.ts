@@ -26,8 +26,14 @@ export async function startOwnCluster({ markets = 30, log = (_m: string) => {} }
   const dataDir = path.join(dir, "data");
   const port = await freePort();
   const pg = new EmbeddedPostgres({
-    databaseDir: dataDir, port, user: "postgres", password: "postgres", persistent: true, createPostgresUser: true,
-    onLog: () => {}, onError: () => {},
+    databaseDir: dataDir,
+    port,
+    user: "postgres",
+    password: "postgres",
+    persistent: true,
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: () => {},
   });
   await pg.initialise();
   await pg.start();

@@ -22,7 +22,15 @@ export interface Instance {
  */
 export async function startInstance(env: Record<string, string | undefined>, { args = [] as string[], timeoutMs = 150_000 } = {}): Promise<Instance> {
   const port = await freePort();
-  const merged: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", SKIP_SEED: "1", NEXT_TELEMETRY_DISABLED: "1", RATE_LIMIT: "off", ...env };
+  const merged: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    SKIP_SEED: "1",
+    NEXT_TELEMETRY_DISABLED: "1",
+    RATE_LIMIT: "off",
+    ...env,
+  };
   for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
   const child = spawn(process.execPath, ["--import", "tsx", "server.ts", ...args], { env: merged, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";

@@ -74,8 +74,7 @@ export async function makeMarket(sql: postgres.Sql, opts: MarketOptions = {}): P
   const settled = resolved || status === "CANCELLED";
   const evenSplit = Number((100 / n).toFixed(2));
   const probability =
-    opts.probability ??
-    outcomes.map((_, i) => (resolved ? (i === 0 ? 100 : 0) : status === "CANCELLED" ? evenSplit : n === 2 ? [61.27, 38.73][i] : evenSplit));
+    opts.probability ?? outcomes.map((_, i) => (resolved ? (i === 0 ? 100 : 0) : status === "CANCELLED" ? evenSplit : n === 2 ? [61.27, 38.73][i] : evenSplit));
   const payout = (i: number) => (resolved ? String(i === 0 ? WEI : 0n) : status === "CANCELLED" ? String(WEI / BigInt(n)) : null);
   const now = new Date();
   let users: string[] = [];
@@ -270,7 +269,10 @@ export async function makeFullMarket(
   ]);
   if (options.external) {
     await sql`INSERT INTO external_books (outcome_id, bids, asks, updated_at) VALUES (
-      ${m.yes}, ${sql.json([{ price: "0.61", shares: "120.5" }, { price: "0.6", shares: "10" }])},
+      ${m.yes}, ${sql.json([
+        { price: "0.61", shares: "120.5" },
+        { price: "0.6", shares: "10" },
+      ])},
       ${sql.json([{ price: "0.63", shares: "40" }])}, now())`;
   }
   await sql`SELECT refresh_market_derived(${[m.id]}::uuid[])`;

@@ -5,13 +5,22 @@ import type { Page } from "@playwright/test";
 
 // Every rule axe has, the experimental ones (off by default) included, such as label-content-name-mismatch.
 // Left out: the AAA contrast level (7:1); the site's target is WCAG 2.2 AA, whose 4.5:1 color-contrast runs.
-const ALL_RULES = axe.getRules().map((r) => r.ruleId).filter((id) => id !== "color-contrast-enhanced");
+const ALL_RULES = axe
+  .getRules()
+  .map((r) => r.ruleId)
+  .filter((id) => id !== "color-contrast-enhanced");
 
 async function violations(page: Page, exclude?: string) {
   const builder = new AxeBuilder({ page }).withRules(ALL_RULES);
   if (exclude) builder.exclude(exclude);
   const { violations } = await builder.analyze();
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+  return violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.nodes
+        .map((n) => n.target.join(" "))
+        .slice(0, 3)
+        .join(", ")}`,
+  );
 }
 
 /**
@@ -20,10 +29,14 @@ async function violations(page: Page, exclude?: string) {
  */
 async function labelNotInName(page: Page) {
   return page.evaluate(() => {
-    const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-    const contains = (name: string[], label: string[]) =>
-      name.some((_, i) => label.every((w, j) => name[i + j] === w));
-    const ax = (window as unknown as { axe: { setup: (n: Node) => void; teardown: () => void; commons: { text: { accessibleText: (e: Element) => string } } } }).axe;
+    const words = (s: string) =>
+      s
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter(Boolean);
+    const contains = (name: string[], label: string[]) => name.some((_, i) => label.every((w, j) => name[i + j] === w));
+    const ax = (window as unknown as { axe: { setup: (n: Node) => void; teardown: () => void; commons: { text: { accessibleText: (e: Element) => string } } } })
+      .axe;
     ax.setup(document);
     try {
       // Not <select>: it shows its chosen option, and is named by its <label>.

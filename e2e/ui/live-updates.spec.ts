@@ -8,8 +8,7 @@ import { addOrder, addTrades, makeMarket } from "../support/markets";
 async function markDocument(page: Page) {
   await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
 }
-const stillSameDocument = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload === true);
+const stillSameDocument = (page: Page) => page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload === true);
 
 test.describe.configure({ timeout: 120_000 });
 

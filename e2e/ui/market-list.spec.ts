@@ -61,13 +61,19 @@ test.describe("market list", () => {
 
   test("market list – search is debounced into q and matches question or description", async ({ page, sql }) => {
     const [{ question }] = await sql`SELECT question FROM markets WHERE status = 'ACTIVE' ORDER BY total_volume DESC LIMIT 1`;
-    const word = (question as string).split(/\s+/).find((w) => w.length > 5)!.replace(/[^A-Za-z]/g, "");
+    const word = (question as string)
+      .split(/\s+/)
+      .find((w) => w.length > 5)!
+      .replace(/[^A-Za-z]/g, "");
     const listRequests: string[] = [];
-    page.on("request", (r) => { if (r.url().includes("/v1/markets?")) listRequests.push(r.url()); });
+    page.on("request", (r) => {
+      if (r.url().includes("/v1/markets?")) listRequests.push(r.url());
+    });
     await page.goto("/");
     await page.getByLabel("Search markets").pressSequentially(word, { delay: 30 });
     await expect(page).toHaveURL(new RegExp(`q=${word}`));
-    const [{ n }] = await sql`SELECT count(*)::int AS n FROM markets WHERE status = 'ACTIVE' AND (question ILIKE ${"%" + word + "%"} OR description ILIKE ${"%" + word + "%"})`;
+    const [{ n }] =
+      await sql`SELECT count(*)::int AS n FROM markets WHERE status = 'ACTIVE' AND (question ILIKE ${"%" + word + "%"} OR description ILIKE ${"%" + word + "%"})`;
     await expect(page.getByTestId("range-text")).toContainText(`of ${fmtInt(n)} markets`);
     // One request for the whole word, not one per keystroke.
     expect(listRequests.filter((u) => u.includes("q=")).length).toBe(1);
@@ -97,10 +103,13 @@ test.describe("market list", () => {
       // The next page (its RSC payload) is held back, as on a slow server, until the debounce has had its chance.
       let release!: () => void;
       const held = new Promise<void>((r) => (release = r));
-      await page.route((url) => url.pathname === href, async (route) => {
-        if (route.request().headers()["rsc"]) await held;
-        await route.continue();
-      });
+      await page.route(
+        (url) => url.pathname === href,
+        async (route) => {
+          if (route.request().headers()["rsc"]) await held;
+          await route.continue();
+        },
+      );
       // From here on no timer fires unless the test says so: the click surely comes before the debounce.
       await page.clock.pauseAt(Date.now() + 1000);
       await page.getByLabel("Search markets").fill("will");
@@ -187,7 +196,15 @@ test.describe("market list", () => {
   test("market list – an API failure shows an error with a working retry", async ({ page }) => {
     await page.goto("/");
     let fail = true;
-    await page.route("**/v1/markets?*", (route) => (fail ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ statusCode: 500, message: "Internal server error", error: "Internal Server Error" }) }) : route.continue()));
+    await page.route("**/v1/markets?*", (route) =>
+      fail
+        ? route.fulfill({
+            status: 500,
+            contentType: "application/json",
+            body: JSON.stringify({ statusCode: 500, message: "Internal server error", error: "Internal Server Error" }),
+          })
+        : route.continue(),
+    );
     await page.getByRole("tab", { name: "Cancelled" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Couldn’t load markets" })).toBeVisible({ timeout: 15_000 });
     fail = false;
@@ -196,12 +213,14 @@ test.describe("market list", () => {
   });
 
   test("market list – a mirrored market's card names its venue, a binary card shows Yes/No chances", async ({ page, sql }) => {
-    const [mirrored] = await sql`SELECT slug, question, external_source FROM markets WHERE status = 'ACTIVE' AND external_source IS NOT NULL ORDER BY total_volume DESC LIMIT 1`;
+    const [mirrored] =
+      await sql`SELECT slug, question, external_source FROM markets WHERE status = 'ACTIVE' AND external_source IS NOT NULL ORDER BY total_volume DESC LIMIT 1`;
     await page.goto(`/?q=${encodeURIComponent(mirrored.question)}`);
     const card = page.getByTestId("market-card").filter({ has: page.locator(`a[href="/markets/${mirrored.slug}"]`) });
     await expect(card).toContainText(`mirrored from ${mirrored.external_source}`);
 
-    const [binary] = await sql`SELECT id, slug, question, total_volume::float8 AS vol FROM markets WHERE status = 'ACTIVE' AND type = 'BINARY' AND external_source IS NULL ORDER BY total_volume DESC LIMIT 1`;
+    const [binary] =
+      await sql`SELECT id, slug, question, total_volume::float8 AS vol FROM markets WHERE status = 'ACTIVE' AND type = 'BINARY' AND external_source IS NULL ORDER BY total_volume DESC LIMIT 1`;
     const outs = await sql`SELECT name, probability::float8 AS p FROM outcomes WHERE market_id = ${binary.id} ORDER BY index`;
     await page.goto(`/?q=${encodeURIComponent(binary.question)}`);
     // Questions can repeat across markets: pick the card by its link.

@@ -41,7 +41,13 @@ test.describe("market page", () => {
     await expect(page).toHaveTitle(new RegExp(m.question.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
     await expect(page.getByTestId("market-category")).toHaveText(m.category.charAt(0) + m.category.slice(1).toLowerCase());
     await expect(page.getByTestId("status-badge")).toHaveText("Active");
-    const compact = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1 }).format(m.total_volume);
+    const compact = new Intl.NumberFormat("en-US", {
+      style: "currency",
+      currency: "USD",
+      notation: "compact",
+      minimumFractionDigits: 0,
+      maximumFractionDigits: 1,
+    }).format(m.total_volume);
     await expect(page.getByTestId("market-volume")).toHaveText(`${compact} Vol.`);
     await expect(page.getByTestId("market-liquidity")).toHaveText(`$${fmtInt(Math.round(m.total_liquidity))}`);
     await expect(page.getByTestId("market-fee")).toHaveText(`${Number((m.platform_fee * 100).toFixed(2))}%`);
@@ -99,7 +105,10 @@ test.describe("market page", () => {
     await page.goto(`/markets/${m.slug}`);
     const bookReq = page.waitForRequest((r) => r.url().includes("/orderbook?") && r.url().includes(second.id));
     const histReq = page.waitForRequest((r) => r.url().includes("/prices-history?") && r.url().includes(second.id));
-    await page.getByTestId("outcome-list").getByRole("button", { name: new RegExp(`^${second.name}`) }).click();
+    await page
+      .getByTestId("outcome-list")
+      .getByRole("button", { name: new RegExp(`^${second.name}`) })
+      .click();
     await expect(page).toHaveURL(new RegExp(`outcome=${second.id}`));
     await bookReq;
     await histReq;
@@ -121,7 +130,10 @@ test.describe("market page", () => {
     await page.goto(`/markets/${m.slug}`);
     const accumulate = (levels: { price: string; shares: string }[]) => {
       let cum = 0;
-      return levels.slice(0, 12).map((l) => { cum += Number(l.shares); return [cents(l.price), shares(Number(l.shares)), shares(cum)]; });
+      return levels.slice(0, 12).map((l) => {
+        cum += Number(l.shares);
+        return [cents(l.price), shares(Number(l.shares)), shares(cum)];
+      });
     };
     expect(await ladderRows(page, "bid")).toEqual(accumulate(book.bids));
     // Asks read top-down: worst shown first, best just above the spread.
@@ -182,10 +194,12 @@ test.describe("market page", () => {
     expect(url.searchParams.get("fidelity")).toBe(String(allRangeFidelity(created.startsS, Math.floor(Date.now() / 1000))));
   });
 
-  test("market page – \"All\" walks back with smaller endTs past the 1,000-trade cap to the market's start", async ({ page, sql }) => {
+  test('market page – "All" walks back with smaller endTs past the 1,000-trade cap to the market\'s start', async ({ page, sql }) => {
     const created = await createMarket(sql, { trades: 2600, days: 12 });
     const urls: string[] = [];
-    page.on("request", (r) => { if (r.url().includes("/prices-history?") && r.url().includes("startTs=0")) urls.push(r.url()); });
+    page.on("request", (r) => {
+      if (r.url().includes("/prices-history?") && r.url().includes("startTs=0")) urls.push(r.url());
+    });
     await page.goto(`/markets/${created.slug}?range=all`);
     const chart = page.getByTestId("price-chart");
     await expect(chart).toHaveAttribute("aria-label", /points, latest/);
@@ -196,9 +210,11 @@ test.describe("market page", () => {
     for (let i = 1; i < later.length; i++) expect(later[i]).toBeLessThan(later[i - 1]);
     // Buckets reach back to the first trade's bucket: every bucket between start and end has a point.
     const fidelity = Number(new URL(urls[0]).searchParams.get("fidelity"));
-    const [{ first }] = await sql`SELECT floor(extract(epoch FROM min(executed_at)) / ${fidelity * 60})::int * ${fidelity * 60} AS first FROM trades WHERE outcome_id = ${created.yes}`;
+    const [{ first }] =
+      await sql`SELECT floor(extract(epoch FROM min(executed_at)) / ${fidelity * 60})::int * ${fidelity * 60} AS first FROM trades WHERE outcome_id = ${created.yes}`;
     const points = Number((await chart.getAttribute("aria-label"))!.match(/(\d+) points/)![1]);
-    const [{ buckets }] = await sql`SELECT count(DISTINCT floor(extract(epoch FROM executed_at) / ${fidelity * 60}))::int AS buckets FROM trades WHERE outcome_id = ${created.yes}`;
+    const [{ buckets }] =
+      await sql`SELECT count(DISTINCT floor(extract(epoch FROM executed_at) / ${fidelity * 60}))::int AS buckets FROM trades WHERE outcome_id = ${created.yes}`;
     expect(points).toBe(buckets);
     expect(first).toBeGreaterThanOrEqual(created.startsS - fidelity * 60);
   });
@@ -245,11 +261,14 @@ test.describe("market page", () => {
     const [{ slug }] = await sql`SELECT slug FROM markets WHERE status = 'ACTIVE' ORDER BY total_volume DESC LIMIT 1`;
     const m = await apiMarket(request, slug);
     await page.goto(`/markets/${slug}`);
-    const names = await page.getByTestId("top-traders").locator("li").evaluateAll((lis) => lis.map((li) => li.querySelector(".truncate")?.textContent));
+    const names = await page
+      .getByTestId("top-traders")
+      .locator("li")
+      .evaluateAll((lis) => lis.map((li) => li.querySelector(".truncate")?.textContent));
     expect(names).toEqual(m.top_traders.map((t) => t.username));
   });
 
-  test("market page – while a slow market page loads, a busy skeleton says \"Loading market\"", async ({ page, sql }) => {
+  test('market page – while a slow market page loads, a busy skeleton says "Loading market"', async ({ page, sql }) => {
     const [m] = await sql`SELECT slug, question FROM markets WHERE status = 'ACTIVE' AND external_source IS NULL ORDER BY total_volume DESC LIMIT 1`;
     // The market's page data (its RSC payload) is held back, as on a slow server; prefetches still pass.
     let release!: () => void;

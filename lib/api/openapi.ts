@@ -84,7 +84,10 @@ const OUTCOME_OPERATIONS = {
     responses: ok("Points {t, p}, oldest first.", "history", priceHistorySchema, camelPriceHistorySchema),
     badRequest: "outcomeId missing or repeated, fidelity/startTs/endTs invalid, or the outcome belongs to another market.",
   },
-} satisfies Record<string, { operationId: string; tag: string; summary: string; description: string; query: z.ZodType; responses: ZodOpenApiResponsesObject; badRequest: string }>;
+} satisfies Record<
+  string,
+  { operationId: string; tag: string; summary: string; description: string; query: z.ZodType; responses: ZodOpenApiResponsesObject; badRequest: string }
+>;
 
 function outcomeOperation(kind: keyof typeof OUTCOME_OPERATIONS, by: "id" | "slug"): ZodOpenApiOperationObject {
   const op = OUTCOME_OPERATIONS[kind];

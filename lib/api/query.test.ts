@@ -22,7 +22,14 @@ describe("GET /v1/markets query", () => {
 
   it("parses every parameter", () => {
     expect(list("status=RESOLVED&category=SPORTS&subCategory=NBA&q=lakers&sortBy=TRENDING&sortOrder=ASC&limit=100&offset=40")).toEqual({
-      status: "RESOLVED", category: "SPORTS", subCategory: "NBA", q: "lakers", sortBy: "TRENDING", sortOrder: "ASC", limit: 100, offset: 40,
+      status: "RESOLVED",
+      category: "SPORTS",
+      subCategory: "NBA",
+      q: "lakers",
+      sortBy: "TRENDING",
+      sortOrder: "ASC",
+      limit: 100,
+      offset: 40,
     });
   });
 

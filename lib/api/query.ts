@@ -4,8 +4,7 @@ import type { RawQuery } from "@/lib/markets/schemas";
 import { badQuery } from "./errors";
 
 export function searchParamsOf(input: URLSearchParams | Request | string): RawQuery {
-  const params =
-    typeof input === "string" ? new URLSearchParams(input) : input instanceof URLSearchParams ? input : new URL(input.url).searchParams;
+  const params = typeof input === "string" ? new URLSearchParams(input) : input instanceof URLSearchParams ? input : new URL(input.url).searchParams;
   const out: RawQuery = {};
   for (const key of new Set(params.keys())) {
     const all = params.getAll(key);

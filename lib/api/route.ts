@@ -153,7 +153,10 @@ export function route<P = Record<string, string>, T = unknown>(options: RouteOpt
       const api = apiErrorOf(err);
       if (api) return errorResponse(req, api.status, api.detail);
       if (isDatabaseUnavailable(err)) {
-        return unavailableResponse(req, err instanceof DatabaseUnavailableError ? err : new DatabaseUnavailableError("database unavailable", 1, { cause: err }));
+        return unavailableResponse(
+          req,
+          err instanceof DatabaseUnavailableError ? err : new DatabaseUnavailableError("database unavailable", 1, { cause: err }),
+        );
       }
       // Never leak SQL, stack traces or connection strings to the client.
       console.error(`[api] ${req.method} ${new URL(req.url).pathname} failed:`, err);

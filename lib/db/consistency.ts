@@ -31,7 +31,10 @@ export function consistencyEnabled(): boolean {
 }
 
 export function replicaUrls(): string[] {
-  return (process.env.DATABASE_REPLICA_URLS ?? "").split(",").map((u) => u.trim()).filter(Boolean);
+  return (process.env.DATABASE_REPLICA_URLS ?? "")
+    .split(",")
+    .map((u) => u.trim())
+    .filter(Boolean);
 }
 
 /**

@@ -59,7 +59,11 @@ export async function startEmbeddedPostgres({
   dir = DEFAULT_DATA_DIR,
   database = "markets",
   log = (m: string) => console.log(m),
-}: { dir?: string; database?: string; log?: (m: string) => void } = {}): Promise<EmbeddedDatabase> {
+}: {
+  dir?: string;
+  database?: string;
+  log?: (m: string) => void;
+} = {}): Promise<EmbeddedDatabase> {
   const existing = runningPort(dir);
   if (existing) {
     await ensureDatabase(existing, database);

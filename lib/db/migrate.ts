@@ -7,7 +7,10 @@ import type { Sql } from "./client";
 export const MIGRATIONS_DIR = path.join(process.cwd(), "lib", "db", "migrations");
 
 export function migrationFiles(): string[] {
-  return fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+  return fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d{4}_.+\.sql$/.test(f))
+    .sort();
 }
 
 export async function pendingMigrations(sql: Sql): Promise<string[]> {

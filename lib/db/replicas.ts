@@ -49,7 +49,15 @@ export function createReadRouter(options: ReadRouterOptions): ReadRouter {
   const consistent = consistencyEnabled();
 
   const replicas: Replica[] = urls.map((url, i) => {
-    const r: Replica = { name: `replica ${i + 1} (${new URL(url).host})`, up: false, replayed: 0n, lagging: false, laggingFor: 0n, probedAt: 0, sql: undefined as unknown as Sql };
+    const r: Replica = {
+      name: `replica ${i + 1} (${new URL(url).host})`,
+      up: false,
+      replayed: 0n,
+      lagging: false,
+      laggingFor: 0n,
+      probedAt: 0,
+      sql: undefined as unknown as Sql,
+    };
     // A closed connection is how a stopped replica shows first: probe now rather than at the next tick.
     r.sql = open(url, () => void (Date.now() - r.probedAt > 100 && probe(r)));
     return r;
@@ -80,7 +88,7 @@ export function createReadRouter(options: ReadRouterOptions): ReadRouter {
     return r.probing;
   };
   // Several reads waiting on one replica share its probes, at most one per POLL_MS.
-  const poll = (r: Replica) => (r.probing ?? (Date.now() - r.probedAt < POLL_MS ? Promise.resolve() : probe(r)));
+  const poll = (r: Replica) => r.probing ?? (Date.now() - r.probedAt < POLL_MS ? Promise.resolve() : probe(r));
 
   const ticker = setInterval(() => replicas.forEach((r) => void probe(r)), checkMs);
   ticker.unref();

@@ -59,20 +59,32 @@ describe("import schema – row rules", () => {
     ["timestamp without offset", trade({ executed_at: "2026-01-01T12:00:00" }), "trades[0].executed_at: expected an ISO 8601 timestamp with offset"],
     ["probability 100.00", outcome({ probability: "100.00" }), "ok"],
     ["probability 100.01", outcome({ probability: "100.01" }), "markets[0].outcomes[0].probability: expected a decimal string 0..100 with at most 2 decimals"],
-    ["probability with 3 decimals", outcome({ probability: "50.123" }), "markets[0].outcomes[0].probability: expected a decimal string 0..100 with at most 2 decimals"],
+    [
+      "probability with 3 decimals",
+      outcome({ probability: "50.123" }),
+      "markets[0].outcomes[0].probability: expected a decimal string 0..100 with at most 2 decimals",
+    ],
     ["missing outcome name", (d: any) => delete d.markets[0].outcomes[0].name, "markets[0].outcomes[0].name: is required"],
     ["unknown key", outcome({ colour: "red" }), "markets[0].outcomes[0].colour: unknown key"],
     ["bad slug", market({ slug: "Fixture Slug" }), "markets[0].slug: expected 1..200 characters of a-z, 0-9 and -"],
     ["derived key given", market({ comments_count: 2 }), "markets[0].comments_count: is derived from the other rows; leave it out"],
     ["bad category", market({ category: "WEATHER" }), "markets[0].category: expected CRYPTO, SPORTS, POLITICS, ENTERTAINMENT, SCIENCE, FINANCE or OTHER"],
     ["platform fee 1", market({ platform_fee: "1" }), "markets[0].platform_fee: expected a decimal string 0 <= fee < 1 with at most 6 decimals"],
-    ["RESOLVED without winner", market({ status: "RESOLVED", resolved_at: "2026-02-01T00:00:00Z" }), "markets[0].winning_outcome_id: is required when status is RESOLVED"],
+    [
+      "RESOLVED without winner",
+      market({ status: "RESOLVED", resolved_at: "2026-02-01T00:00:00Z" }),
+      "markets[0].winning_outcome_id: is required when status is RESOLVED",
+    ],
     [
       "RESOLVED without resolved_at",
       market({ status: "RESOLVED", winning_outcome_id: "f2000000-0000-4000-8000-000000000001" }),
       "markets[0].resolved_at: is required when status is RESOLVED",
     ],
-    ["winner on an ACTIVE market", market({ winning_outcome_id: "f2000000-0000-4000-8000-000000000001" }), "markets[0].winning_outcome_id: must be null unless status is RESOLVED"],
+    [
+      "winner on an ACTIVE market",
+      market({ winning_outcome_id: "f2000000-0000-4000-8000-000000000001" }),
+      "markets[0].winning_outcome_id: must be null unless status is RESOLVED",
+    ],
     ["CANCELLED without settled_at", market({ status: "CANCELLED" }), "markets[0].settled_at: is required when status is CANCELLED"],
     [
       "CANCELLED with resolved_at",
@@ -84,9 +96,21 @@ describe("import schema – row rules", () => {
     ["market image https", market({ image_url: "https://cdn.example/a.png" }), "ok"],
     ["market image relative", market({ image_url: "/market-images/a.webp" }), "ok"],
     ["market image javascript:", market({ image_url: "javascript:alert(1)" }), "markets[0].image_url: expected an http(s) URL or a relative URL"],
-    ["market video data:", market({ video_url: "data:text/html,<script>alert(1)</script>" }), "markets[0].video_url: expected an http(s) URL or a relative URL"],
-    ["outcome image javascript:", outcome({ image_url: " JavaScript:alert(1)" }), "markets[0].outcomes[0].image_url: expected an http(s) URL or a relative URL"],
-    ["profile image javascript:", (d: any) => (d.users[0].profile_image_url = "java\tscript:alert(1)"), "users[0].profile_image_url: expected an http(s) URL or a relative URL"],
+    [
+      "market video data:",
+      market({ video_url: "data:text/html,<script>alert(1)</script>" }),
+      "markets[0].video_url: expected an http(s) URL or a relative URL",
+    ],
+    [
+      "outcome image javascript:",
+      outcome({ image_url: " JavaScript:alert(1)" }),
+      "markets[0].outcomes[0].image_url: expected an http(s) URL or a relative URL",
+    ],
+    [
+      "profile image javascript:",
+      (d: any) => (d.users[0].profile_image_url = "java\tscript:alert(1)"),
+      "users[0].profile_image_url: expected an http(s) URL or a relative URL",
+    ],
   ])("%s", (_name, change, expected) => expect(errorOf(change)).toBe(expected));
 
   it("fills the documented defaults", () => {
@@ -102,15 +126,36 @@ describe("import schema – row rules", () => {
 describe("import cross-row rules", () => {
   const M0 = "f1000000-0000-4000-8000-000000000001";
   it.each([
-    ["duplicate slug", (d: any) => (d.markets[1].slug = d.markets[0].slug), 'markets[1].slug: duplicate slug "fixture-native-binary" (first at markets[0].slug)'],
-    ["duplicate username", (d: any) => (d.users[1].username = "fixture_alice"), 'users[1].username: duplicate username "fixture_alice" (first at users[0].username)'],
+    [
+      "duplicate slug",
+      (d: any) => (d.markets[1].slug = d.markets[0].slug),
+      'markets[1].slug: duplicate slug "fixture-native-binary" (first at markets[0].slug)',
+    ],
+    [
+      "duplicate username",
+      (d: any) => (d.users[1].username = "fixture_alice"),
+      'users[1].username: duplicate username "fixture_alice" (first at users[0].username)',
+    ],
     ["duplicate trade id", (d: any) => (d.trades[1].id = d.trades[0].id), expect.stringMatching(/^trades\[1\]\.id: duplicate trade id/)],
-    ["dangling user", (d: any) => (d.orders[2].user_id = "00000000-0000-4000-8000-000000000000"), "orders[2].user_id: unknown user 00000000-0000-4000-8000-000000000000"],
-    ["dangling market", (d: any) => (d.trades[0].market_id = "00000000-0000-4000-8000-000000000000"), "trades[0].market_id: unknown market 00000000-0000-4000-8000-000000000000"],
-    ["outcome of another market", (d: any) => (d.orders[0].outcome_id = "f2000000-0000-4000-8000-000000000003"), `orders[0].outcome_id: outcome does not belong to market ${M0}`],
+    [
+      "dangling user",
+      (d: any) => (d.orders[2].user_id = "00000000-0000-4000-8000-000000000000"),
+      "orders[2].user_id: unknown user 00000000-0000-4000-8000-000000000000",
+    ],
+    [
+      "dangling market",
+      (d: any) => (d.trades[0].market_id = "00000000-0000-4000-8000-000000000000"),
+      "trades[0].market_id: unknown market 00000000-0000-4000-8000-000000000000",
+    ],
+    [
+      "outcome of another market",
+      (d: any) => (d.orders[0].outcome_id = "f2000000-0000-4000-8000-000000000003"),
+      `orders[0].outcome_id: outcome does not belong to market ${M0}`,
+    ],
     [
       "winner not among the market's outcomes",
-      (d: any) => Object.assign(d.markets[0], { status: "RESOLVED", resolved_at: "2026-02-01T00:00:00Z", winning_outcome_id: "f2000000-0000-4000-8000-000000000003" }),
+      (d: any) =>
+        Object.assign(d.markets[0], { status: "RESOLVED", resolved_at: "2026-02-01T00:00:00Z", winning_outcome_id: "f2000000-0000-4000-8000-000000000003" }),
       "markets[0].winning_outcome_id: not an outcome of this market",
     ],
     [
@@ -118,7 +163,11 @@ describe("import cross-row rules", () => {
       (d: any) => (d.markets[1].comments = [{ ...d.markets[0].comments[1], id: "f3000000-0000-4000-8000-000000000009" }]),
       "markets[1].comments[0].parent_id: the parent comment belongs to another market",
     ],
-    ["reply to an unknown comment", (d: any) => (d.markets[0].comments[1].parent_id = "00000000-0000-4000-8000-000000000000"), "markets[0].comments[1].parent_id: unknown comment 00000000-0000-4000-8000-000000000000"],
+    [
+      "reply to an unknown comment",
+      (d: any) => (d.markets[0].comments[1].parent_id = "00000000-0000-4000-8000-000000000000"),
+      "markets[0].comments[1].parent_id: unknown comment 00000000-0000-4000-8000-000000000000",
+    ],
     ["outcome index twice", (d: any) => (d.markets[0].outcomes[1].index = 0), "markets[0].outcomes[1].index: duplicate index 0 within the market"],
     [
       "book of a native market",

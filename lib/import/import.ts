@@ -61,7 +61,11 @@ function indexFile(file: ImportFile): FileIndex {
   const idx: FileIndex = { users: new Set(), markets: new Map(), outcomes: new Map(), comments: new Map() };
   for (const u of file.users) idx.users.add(u.id);
   for (const m of file.markets) {
-    idx.markets.set(m.id, { external_source: m.external_source, outcomes: new Set(m.outcomes.map((o) => o.id)), comments: new Set(m.comments.map((c) => c.id)) });
+    idx.markets.set(m.id, {
+      external_source: m.external_source,
+      outcomes: new Set(m.outcomes.map((o) => o.id)),
+      comments: new Set(m.comments.map((c) => c.id)),
+    });
     for (const o of m.outcomes) idx.outcomes.set(o.id, m.id);
     for (const c of m.comments) idx.comments.set(c.id, m.id);
   }
@@ -86,8 +90,8 @@ export function externalReferences(file: ImportFile) {
       if (c.parent_id && !idx.comments.has(c.parent_id)) comments.add(c.parent_id);
     }
   }
-  for (const o of file.orders) (market(o.market_id), outcome(o.outcome_id), user(o.user_id));
-  for (const t of file.trades) (market(t.market_id), outcome(t.outcome_id), user(t.maker_user_id), user(t.taker_user_id));
+  for (const o of file.orders) market(o.market_id), outcome(o.outcome_id), user(o.user_id);
+  for (const t of file.trades) market(t.market_id), outcome(t.outcome_id), user(t.maker_user_id), user(t.taker_user_id);
   for (const b of file.external_books) outcome(b.outcome_id);
   return { users: [...users], markets: [...markets], outcomes: [...outcomes], comments: [...comments] };
 }
@@ -97,7 +101,9 @@ export async function lookupExisting(sql: Sql, file: ImportFile): Promise<Existi
   const existing = noExistingRows();
   if (refs.users.length) for (const r of await sql<{ id: string }[]>`SELECT id FROM users WHERE id = ANY(${refs.users}::uuid[])`) existing.users.add(r.id);
   if (refs.markets.length)
-    for (const r of await sql<{ id: string; external_source: string | null }[]>`SELECT id, external_source FROM markets WHERE id = ANY(${refs.markets}::uuid[])`)
+    for (const r of await sql<
+      { id: string; external_source: string | null }[]
+    >`SELECT id, external_source FROM markets WHERE id = ANY(${refs.markets}::uuid[])`)
       existing.markets.set(r.id, { external_source: r.external_source });
   if (refs.outcomes.length)
     for (const r of await sql<{ id: string; market_id: string; external_source: string | null }[]>`
@@ -220,13 +226,41 @@ const TABLES = {
     table: "markets",
     key: "id",
     cols: {
-      id: "uuid", slug: "text", question: "text", description: "text", category: "market_category", sub_category: "text",
-      type: "market_type", status: "market_status", trading_starts_at: "timestamptz", trading_ends_at: "timestamptz",
-      resolution_date: "timestamptz", winning_outcome_id: "uuid", resolved_at: "timestamptz", settled_at: "timestamptz",
-      resolved_by: "text", resolution_source: "text", resolution_note: "text", platform_fee: "numeric", spread: "integer",
-      total_volume: "numeric", image_url: "text", video_url: "text", video_poster_url: "text", video_source_url: "text",
-      video_provider: "text", video_status: "text", external_source: "text", external_market_id: "text", tags: "text[]",
-      views: "integer", verified: "boolean", featured: "boolean", creator_id: "uuid", price_market: "jsonb", predict_market: "jsonb",
+      id: "uuid",
+      slug: "text",
+      question: "text",
+      description: "text",
+      category: "market_category",
+      sub_category: "text",
+      type: "market_type",
+      status: "market_status",
+      trading_starts_at: "timestamptz",
+      trading_ends_at: "timestamptz",
+      resolution_date: "timestamptz",
+      winning_outcome_id: "uuid",
+      resolved_at: "timestamptz",
+      settled_at: "timestamptz",
+      resolved_by: "text",
+      resolution_source: "text",
+      resolution_note: "text",
+      platform_fee: "numeric",
+      spread: "integer",
+      total_volume: "numeric",
+      image_url: "text",
+      video_url: "text",
+      video_poster_url: "text",
+      video_source_url: "text",
+      video_provider: "text",
+      video_status: "text",
+      external_source: "text",
+      external_market_id: "text",
+      tags: "text[]",
+      views: "integer",
+      verified: "boolean",
+      featured: "boolean",
+      creator_id: "uuid",
+      price_market: "jsonb",
+      predict_market: "jsonb",
     },
     created: "file",
     updated: "file",
@@ -235,8 +269,19 @@ const TABLES = {
     table: "outcomes",
     key: "id",
     cols: {
-      id: "uuid", market_id: "uuid", name: "text", side: "outcome_side", index: "integer", probability: "numeric", description: "text",
-      image_url: "text", color: "text", question_id: "text", condition_id: "text", position_id: "text", payout_wei: "text",
+      id: "uuid",
+      market_id: "uuid",
+      name: "text",
+      side: "outcome_side",
+      index: "integer",
+      probability: "numeric",
+      description: "text",
+      image_url: "text",
+      color: "text",
+      question_id: "text",
+      condition_id: "text",
+      position_id: "text",
+      payout_wei: "text",
     },
     created: "optional",
     updated: "optional",
@@ -252,8 +297,16 @@ const TABLES = {
     table: "orders",
     key: "id",
     cols: {
-      id: "uuid", market_id: "uuid", outcome_id: "uuid", user_id: "uuid", side: "order_side", type: "order_type", price: "numeric",
-      shares: "numeric", filled_shares: "numeric", status: "order_status",
+      id: "uuid",
+      market_id: "uuid",
+      outcome_id: "uuid",
+      user_id: "uuid",
+      side: "order_side",
+      type: "order_type",
+      price: "numeric",
+      shares: "numeric",
+      filled_shares: "numeric",
+      status: "order_status",
     },
     created: "file",
     updated: "derived",
@@ -261,7 +314,16 @@ const TABLES = {
   trades: {
     table: "trades",
     key: "id",
-    cols: { id: "uuid", market_id: "uuid", outcome_id: "uuid", price: "numeric", shares: "numeric", maker_user_id: "uuid", taker_user_id: "uuid", executed_at: "timestamptz" },
+    cols: {
+      id: "uuid",
+      market_id: "uuid",
+      outcome_id: "uuid",
+      price: "numeric",
+      shares: "numeric",
+      maker_user_id: "uuid",
+      taker_user_id: "uuid",
+      executed_at: "timestamptz",
+    },
     created: "none",
     updated: "none",
   },
@@ -285,15 +347,17 @@ function upsertSql(spec: TableSpec): string {
   const same = `(e.${q(spec.key)} IS NOT NULL AND (${cols.map((c) => `e.${q(c)}`).join(", ")}) IS NOT DISTINCT FROM (${cols.map((c) => `x.${q(c)}`).join(", ")}))`;
   const target = [...cols];
   const values = cols.map((c) => `x.${q(c)}`);
-  const created = { file: "x.created_at", optional: "coalesce(x.created_at, e.created_at, now())", derived: "coalesce(e.created_at, now())", none: null }[spec.created];
+  const created = { file: "x.created_at", optional: "coalesce(x.created_at, e.created_at, now())", derived: "coalesce(e.created_at, now())", none: null }[
+    spec.created
+  ];
   const updated = {
     file: "x.updated_at",
     optional: `coalesce(x.updated_at, CASE WHEN ${same} THEN e.updated_at END, now())`,
     derived: `CASE WHEN ${same} THEN e.updated_at ELSE now() END`,
     none: null,
   }[spec.updated];
-  if (created) (target.push("created_at"), values.push(created));
-  if (updated) (target.push("updated_at"), values.push(updated));
+  if (created) target.push("created_at"), values.push(created);
+  if (updated) target.push("updated_at"), values.push(updated);
   const assigned = target.filter((c) => c !== spec.key);
   return `INSERT INTO ${q(spec.table)} AS t (${target.map(q).join(", ")})
 SELECT ${values.join(", ")}
@@ -393,7 +457,8 @@ async function writeFile(sql: Sql, file: ImportFile, opts: ImportOptions): Promi
       current = "derived columns";
       const bookOutcomes = v.file.external_books.map((b) => b.outcome_id).filter((id) => !outcomeMarket.has(id));
       if (bookOutcomes.length)
-        for (const r of await tx<{ market_id: string }[]>`SELECT DISTINCT market_id FROM outcomes WHERE id = ANY(${bookOutcomes}::uuid[])`) touched.add(r.market_id);
+        for (const r of await tx<{ market_id: string }[]>`SELECT DISTINCT market_id FROM outcomes WHERE id = ANY(${bookOutcomes}::uuid[])`)
+          touched.add(r.market_id);
       for (const b of v.file.external_books) if (outcomeMarket.has(b.outcome_id)) touched.add(outcomeMarket.get(b.outcome_id)!);
       const ids = [...touched];
       await tx`SELECT refresh_market_derived(${ids}::uuid[])`;

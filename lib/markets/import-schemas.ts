@@ -18,7 +18,10 @@ const text = (max?: number) => {
 };
 const nonEmpty = (max?: number) => text(max).min(1, { error: "must not be empty" });
 const int = (min: number, max?: number) => {
-  const n = z.number({ error: "expected an integer" }).int({ error: "expected an integer" }).min(min, { error: `must be >= ${min}` });
+  const n = z
+    .number({ error: "expected an integer" })
+    .int({ error: "expected an integer" })
+    .min(min, { error: `must be >= ${min}` });
   return max === undefined ? n : n.max(max, { error: `must be <= ${max}` });
 };
 /** A URL handed to browsers and third parties as is: http(s) or relative, never javascript: or data:. */
@@ -175,7 +178,8 @@ export const importOrderSchema = z
     const filled = scaled(o.filled_shares, 2);
     const shares = scaled(o.shares, 2);
     if (filled > shares) ctx.addIssue({ code: "custom", path: ["filled_shares"], message: "must not exceed shares" });
-    else if (o.status === "FILLED" && filled !== shares) ctx.addIssue({ code: "custom", path: ["filled_shares"], message: "must equal shares when status is FILLED" });
+    else if (o.status === "FILLED" && filled !== shares)
+      ctx.addIssue({ code: "custom", path: ["filled_shares"], message: "must equal shares when status is FILLED" });
     else if (o.status === "OPEN" && filled !== 0n) ctx.addIssue({ code: "custom", path: ["filled_shares"], message: "must be 0 when status is OPEN" });
   });
 

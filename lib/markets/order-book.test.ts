@@ -9,15 +9,24 @@ describe("order book", () => {
     {
       rule: "sums resting shares per price level and orders bids high→low, asks low→high",
       orders: [buy("0.40", "10"), buy("0.45", "5"), buy("0.40", "2.5"), sell("0.60", "3"), sell("0.55", "4")],
-      bids: [["0.450", "5.00"], ["0.400", "12.50"]],
-      asks: [["0.550", "4.00"], ["0.600", "3.00"]],
+      bids: [
+        ["0.450", "5.00"],
+        ["0.400", "12.50"],
+      ],
+      asks: [
+        ["0.550", "4.00"],
+        ["0.600", "3.00"],
+      ],
     },
     {
       rule: "nets crossing levels: both sides lose the smaller size, an emptied level disappears",
       orders: [buy("0.60", "10"), buy("0.50", "4"), sell("0.55", "6"), sell("0.58", "7"), sell("0.70", "1")],
       // 0.60×10 vs 0.55×6 → bid 4 left; 0.60×4 vs 0.58×7 → ask 3 left; 0.50 < 0.58 stops.
       bids: [["0.500", "4.00"]],
-      asks: [["0.580", "3.00"], ["0.700", "1.00"]],
+      asks: [
+        ["0.580", "3.00"],
+        ["0.700", "1.00"],
+      ],
     },
     {
       rule: "nets a bid equal to the ask (bid >= ask crosses)",
@@ -58,10 +67,22 @@ describe("order book", () => {
 
   it("passes a venue book through sorted and reformatted, without netting or the dust rule", () => {
     const book = formatExternalBook(
-      [{ price: "0.4", shares: "1" }, { price: "0.61", shares: "0.01" }],
-      [{ price: "0.6", shares: "2.5" }, { price: "0.55", shares: "10" }],
+      [
+        { price: "0.4", shares: "1" },
+        { price: "0.61", shares: "0.01" },
+      ],
+      [
+        { price: "0.6", shares: "2.5" },
+        { price: "0.55", shares: "10" },
+      ],
     );
-    expect(book.bids).toEqual([{ price: "0.610", shares: "0.01" }, { price: "0.400", shares: "1.00" }]);
-    expect(book.asks).toEqual([{ price: "0.550", shares: "10.00" }, { price: "0.600", shares: "2.50" }]);
+    expect(book.bids).toEqual([
+      { price: "0.610", shares: "0.01" },
+      { price: "0.400", shares: "1.00" },
+    ]);
+    expect(book.asks).toEqual([
+      { price: "0.550", shares: "10.00" },
+      { price: "0.600", shares: "2.50" },
+    ]);
   });
 });

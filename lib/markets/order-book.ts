@@ -56,7 +56,11 @@ export function formatExternalBook(bids: { price: string; shares: string }[], as
   const levels = (ls: { price: string; shares: string }[]) =>
     ls.map((l) => ({ price: toUnits(String(l.price), PRICE_SCALE), shares: toUnits(String(l.shares), SHARE_SCALE) }));
   return {
-    bids: levels(bids).sort((x, y) => (x.price > y.price ? -1 : x.price < y.price ? 1 : 0)).map(print),
-    asks: levels(asks).sort((x, y) => (x.price < y.price ? -1 : x.price > y.price ? 1 : 0)).map(print),
+    bids: levels(bids)
+      .sort((x, y) => (x.price > y.price ? -1 : x.price < y.price ? 1 : 0))
+      .map(print),
+    asks: levels(asks)
+      .sort((x, y) => (x.price < y.price ? -1 : x.price > y.price ? 1 : 0))
+      .map(print),
   };
 }

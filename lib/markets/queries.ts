@@ -123,10 +123,7 @@ async function countMatches(f: ListFilter & { pattern: string }): Promise<number
  * after the page, but reading at most SEARCH_WALK_ROWS rows) or every match (MATERIALIZED: the
  * planner collects them the cheapest way, the trigram indexes for a rare word, then sorts them).
  */
-function storedOrderPage(
-  sql: Sql,
-  p: { filter: ListFilter; key: string; dir: Fragment; take: number; skip: number; plan: "walk" | "all" },
-): Fragment {
+function storedOrderPage(sql: Sql, p: { filter: ListFilter; key: string; dir: Fragment; take: number; skip: number; plan: "walk" | "all" }): Fragment {
   const { filter, dir, take, skip } = p;
   const k = sql(`m.${p.key}`);
   if (!filter.pattern)
@@ -316,7 +313,14 @@ async function resolveOutcome(key: MarketKey, outcomeId: string): Promise<Outcom
   const sql = await readDb();
   if (!validKey(key)) throw new MarketNotFound(describeKey(key));
   const outcomeKey = isUuid(outcomeId) ? outcomeId : null;
-  const [row] = await sql<(Omit<OutcomeOfMarket, "outcome_id" | "name" | "side"> & { outcome_id: string | null; outcome_market_id: string | null; name: string | null; side: string | null })[]>`
+  const [row] = await sql<
+    (Omit<OutcomeOfMarket, "outcome_id" | "name" | "side"> & {
+      outcome_id: string | null;
+      outcome_market_id: string | null;
+      name: string | null;
+      side: string | null;
+    })[]
+  >`
     SELECT m.id AS market_id, m.external_source, o.id AS outcome_id, o.market_id AS outcome_market_id, o.name, o.side
     FROM markets m LEFT JOIN outcomes o ON o.id = ${outcomeKey}::uuid
     WHERE ${keySql(sql, key, "m.")}`;
@@ -358,7 +362,12 @@ export async function getPriceHistory(params: MarketKey & PriceHistoryQuery, now
       AND executed_at <= to_timestamp(${Math.min(endTs, MAX_TS)})
     ORDER BY executed_at DESC, id DESC
     LIMIT ${HISTORY_TRADE_CAP}`;
-  return { history: bucketTrades(trades.map((t) => ({ id: t.id, executedAt: t.ts, price: t.price })), params.fidelity) };
+  return {
+    history: bucketTrades(
+      trades.map((t) => ({ id: t.id, executedAt: t.ts, price: t.price })),
+      params.fidelity,
+    ),
+  };
 }
 
 /** Distinct sub-categories with their market counts, for the list's sub-category choice: from market_counts. */

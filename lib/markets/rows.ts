@@ -54,11 +54,40 @@ export interface MarketRow {
 }
 
 export const MARKET_COLUMNS = columnsOf<MarketRow>()(
-  "id", "slug", "question", "description", "category", "sub_category", "type", "status",
-  "trading_starts_at", "trading_ends_at", "resolution_date", "winning_outcome_id", "resolved_at", "settled_at",
-  "resolved_by", "resolution_source", "resolution_note", "platform_fee", "spread", "total_volume", "image_url",
-  "video_url", "video_poster_url", "video_source_url", "video_provider", "video_status", "external_source",
-  "tags", "views", "verified", "featured", "created_at", "updated_at", "comments_count",
+  "id",
+  "slug",
+  "question",
+  "description",
+  "category",
+  "sub_category",
+  "type",
+  "status",
+  "trading_starts_at",
+  "trading_ends_at",
+  "resolution_date",
+  "winning_outcome_id",
+  "resolved_at",
+  "settled_at",
+  "resolved_by",
+  "resolution_source",
+  "resolution_note",
+  "platform_fee",
+  "spread",
+  "total_volume",
+  "image_url",
+  "video_url",
+  "video_poster_url",
+  "video_source_url",
+  "video_provider",
+  "video_status",
+  "external_source",
+  "tags",
+  "views",
+  "verified",
+  "featured",
+  "created_at",
+  "updated_at",
+  "comments_count",
 );
 
 /** One market as the detail endpoints read it: the list row plus the fields only they serve. */
@@ -71,7 +100,12 @@ export interface MarketDetailRow extends MarketRow {
 }
 
 export const MARKET_DETAIL_COLUMNS = columnsOf<MarketDetailRow>()(
-  ...MARKET_COLUMNS, "total_liquidity", "external_market_id", "price_market", "predict_market", "creator_id",
+  ...MARKET_COLUMNS,
+  "total_liquidity",
+  "external_market_id",
+  "price_market",
+  "predict_market",
+  "creator_id",
 );
 
 export interface OutcomeRow {
@@ -93,8 +127,21 @@ export interface OutcomeRow {
 }
 
 export const OUTCOME_COLUMNS = columnsOf<OutcomeRow>()(
-  "id", "market_id", "name", "side", "index", "probability", "description", "image_url", "color",
-  "question_id", "condition_id", "position_id", "payout_wei", "created_at", "updated_at",
+  "id",
+  "market_id",
+  "name",
+  "side",
+  "index",
+  "probability",
+  "description",
+  "image_url",
+  "color",
+  "question_id",
+  "condition_id",
+  "position_id",
+  "payout_wei",
+  "created_at",
+  "updated_at",
 );
 
 /** A comment with its author (comments ⋈ users) and its maintained reply count. */

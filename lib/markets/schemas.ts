@@ -4,7 +4,19 @@ import { z } from "zod";
 
 // Enumerations live in a zod-free module so client code can import them without bundling zod.
 export * from "./constants";
-import { CATEGORIES, LIST_STATUSES, MARKET_STATUSES, MARKET_TYPES, OUTCOME_SIDES, SORT_BY, SORT_ORDER, type Category, type ListStatus, type SortBy, type SortOrder } from "./constants";
+import {
+  CATEGORIES,
+  LIST_STATUSES,
+  MARKET_STATUSES,
+  MARKET_TYPES,
+  OUTCOME_SIDES,
+  SORT_BY,
+  SORT_ORDER,
+  type Category,
+  type ListStatus,
+  type SortBy,
+  type SortOrder,
+} from "./constants";
 
 /** Any uuid PostgreSQL accepts (8-4-4-4-12 hex), not only RFC 4122 versions: producers choose ids. */
 export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -24,18 +36,20 @@ const intParam = (name: string, min: number, max?: number) => {
   let n = z.number().min(min, { error: `${name} must not be less than ${min}` });
   if (max !== undefined) n = n.max(max, { error: `${name} must not be greater than ${max}` });
   // Only plain decimal digits: rejects "", " 5", "1.5", "1e2", "0x10" that Number() would accept.
-  return z
-    .string(notInt)
-    .regex(/^-?\d+$/, notInt)
-    .transform(Number)
-    .pipe(n)
-    // Documented as what it is to a client, an integer in range (the string form is a detail of query strings).
-    .meta({
-      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
-        delete jsonSchema.pattern;
-        Object.assign(jsonSchema, { type: "integer", minimum: min }, max === undefined ? {} : { maximum: max });
-      },
-    });
+  return (
+    z
+      .string(notInt)
+      .regex(/^-?\d+$/, notInt)
+      .transform(Number)
+      .pipe(n)
+      // Documented as what it is to a client, an integer in range (the string form is a detail of query strings).
+      .meta({
+        override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+          delete jsonSchema.pattern;
+          Object.assign(jsonSchema, { type: "integer", minimum: min }, max === undefined ? {} : { maximum: max });
+        },
+      })
+  );
 };
 
 /** An intParam with a default, documented too (JSON Schema's input view drops defaults of transformed values). */
@@ -91,12 +105,12 @@ export const marketListQueryObject = z.strictObject(
 );
 
 export const marketListQuery = marketListQueryObject.transform((q) => ({
-    ...q,
-    status: q.status as ListStatus,
-    category: q.category as Category | undefined,
-    sortBy: q.sortBy as SortBy,
-    sortOrder: q.sortOrder as SortOrder,
-  }));
+  ...q,
+  status: q.status as ListStatus,
+  category: q.category as Category | undefined,
+  sortBy: q.sortBy as SortBy,
+  sortOrder: q.sortOrder as SortOrder,
+}));
 export type MarketListQuery = z.output<typeof marketListQuery>;
 
 // ---------------------------------------------------------------- outcomeId (book and history)
@@ -106,9 +120,7 @@ export const outcomeIdParam = z
   .string({ error: "outcomeId is required" })
   .min(1, { error: "outcomeId is required" })
   .meta({
-    description:
-      "An outcomes[].id of the market, given once. Missing or repeated: 400. Unknown or malformed: 404. " +
-      "An outcome of another market: 400.",
+    description: "An outcomes[].id of the market, given once. Missing or repeated: 400. Unknown or malformed: 404. " + "An outcome of another market: 400.",
     example: "3f1c2a4e-8b7d-4c1e-9a2f-5d6e7f8a9b0c",
   });
 
@@ -122,9 +134,10 @@ export const HISTORY_TRADE_CAP = 1000;
 export const priceHistoryQuery = z
   .looseObject({
     outcomeId: outcomeIdParam,
-    startTs: intParam("startTs", 0)
-      .optional()
-      .meta({ description: "Start of the window, unix seconds. Default: now minus 7 days, whatever endTs is (an older endTs then gives an empty window). Must not exceed endTs." }),
+    startTs: intParam("startTs", 0).optional().meta({
+      description:
+        "Start of the window, unix seconds. Default: now minus 7 days, whatever endTs is (an older endTs then gives an empty window). Must not exceed endTs.",
+    }),
     endTs: intParam("endTs", 0).optional().meta({ description: "End of the window, unix seconds. Default: now." }),
     fidelity: intParamWithDefault(
       "fidelity",
@@ -154,12 +167,14 @@ export const outcomeSchema = z
     name: z.string().meta({ example: "Yes" }),
     side: z.enum(OUTCOME_SIDES),
     index: z.number().int().min(0).meta({ description: "Display order, starting at 0." }),
-    probability: z.number().min(0).max(100).meta({
-      description:
-        "Percent 0..100 with two decimals (not the 0..1 price of book and history). " +
-        "On a settled market it follows the payout.",
-      example: 63.45,
-    }),
+    probability: z
+      .number()
+      .min(0)
+      .max(100)
+      .meta({
+        description: "Percent 0..100 with two decimals (not the 0..1 price of book and history). " + "On a settled market it follows the payout.",
+        example: 63.45,
+      }),
     description: z.string().nullable(),
     image_url: z.string().nullable(),
     color: z.string().nullable(),
@@ -226,9 +241,7 @@ export const marketListResponseSchema = z
   .meta({ id: "MarketList", description: "The offset-pagination envelope." });
 export type MarketListResponse = z.infer<typeof marketListResponseSchema>;
 
-export const userRefSchema = z
-  .object({ id: uuid, username: z.string(), profile_image_url: z.string().nullable() })
-  .meta({ id: "UserRef" });
+export const userRefSchema = z.object({ id: uuid, username: z.string(), profile_image_url: z.string().nullable() }).meta({ id: "UserRef" });
 
 export const commentSchema = z
   .object({
@@ -268,8 +281,14 @@ export type MarketDetail = z.infer<typeof marketDetailSchema>;
 
 export const bookLevelSchema = z
   .object({
-    price: z.string().regex(/^\d+\.\d{3}$/).meta({ description: "0..1 price, three decimals.", example: "0.550" }),
-    shares: z.string().regex(/^\d+\.\d{2}$/).meta({ description: "Total shares at this price, two decimals.", example: "120.00" }),
+    price: z
+      .string()
+      .regex(/^\d+\.\d{3}$/)
+      .meta({ description: "0..1 price, three decimals.", example: "0.550" }),
+    shares: z
+      .string()
+      .regex(/^\d+\.\d{2}$/)
+      .meta({ description: "Total shares at this price, two decimals.", example: "120.00" }),
   })
   .meta({ id: "BookLevel" });
 export type BookLevel = z.infer<typeof bookLevelSchema>;
@@ -336,12 +355,18 @@ function camelize<S extends z.ZodRawShape, O extends Record<string, z.ZodType>>(
 
 /** A decimal quantity as a string, so no client float rounds it. */
 const decimalString = (description: string, example: string) =>
-  z.string().regex(/^-?\d+(\.\d+)?$/).meta({ description, example });
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?$/)
+    .meta({ description, example });
 
 export const camelUserRefSchema = camelize(userRefSchema, {}).meta({ id: "CamelUserRef" });
 
 export const camelOutcomeSchema = camelize(outcomeSchema, {
-  probability: z.string().regex(/^(0\.\d{4}|1\.0000)$/).meta({ description: "0..1 probability, four decimals.", example: "0.6345" }),
+  probability: z
+    .string()
+    .regex(/^(0\.\d{4}|1\.0000)$/)
+    .meta({ description: "0..1 probability, four decimals.", example: "0.6345" }),
 }).meta({ id: "CamelOutcome" });
 
 const camelMarketOverrides = {

@@ -10,7 +10,10 @@ import { ALL_RANGE_MAX_REQUESTS } from "@/lib/ui/chart-ranges";
 import { LIST_REFRESH_MS } from "@/lib/markets/constants";
 
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -63,8 +66,7 @@ export const marketDetailOptions = (slug: string) =>
 export const orderBookOptions = (slug: string, outcomeId: string) =>
   queryOptions({
     queryKey: marketKeys.orderBook(slug, outcomeId),
-    queryFn: ({ signal }) =>
-      getJson<OrderBook>(`/v1/markets/slug/${enc(slug)}/orderbook?outcomeId=${enc(outcomeId)}`, signal),
+    queryFn: ({ signal }) => getJson<OrderBook>(`/v1/markets/slug/${enc(slug)}/orderbook?outcomeId=${enc(outcomeId)}`, signal),
   });
 
 export interface HistoryRange {
@@ -92,8 +94,9 @@ export const priceHistoryOptions = (slug: string, outcomeId: string, range: Hist
       for (let i = 1; i < ALL_RANGE_MAX_REQUESTS && history.length > 0; i++) {
         const earliest = history[0].t;
         if (earliest <= range.walkBackTo + bucketS || earliest - 1 < range.startTs) break;
-        const older = (await getJson<PriceHistory>(historyUrl(slug, outcomeId, { ...range, endTs: earliest - 1 }), signal)).history
-          .filter((pt) => pt.t < earliest);
+        const older = (await getJson<PriceHistory>(historyUrl(slug, outcomeId, { ...range, endTs: earliest - 1 }), signal)).history.filter(
+          (pt) => pt.t < earliest,
+        );
         if (older.length === 0) break;
         history = [...older, ...history];
       }

@@ -27,12 +27,9 @@ describe("parseChannel", () => {
     expect(parseChannel(name)).toBeNull();
   });
 
-  it.each([[null], [undefined], [42], [{ channel: "market:a:price" }], [["market:a:price"]]])(
-    "channel – rejects the non-string %j",
-    (value) => {
-      expect(parseChannel(value)).toBeNull();
-    },
-  );
+  it.each([[null], [undefined], [42], [{ channel: "market:a:price" }], [["market:a:price"]]])("channel – rejects the non-string %j", (value) => {
+    expect(parseChannel(value)).toBeNull();
+  });
 
   it("channelName – round-trips through parseChannel", () => {
     expect(parseChannel(channelName("some-market", "orderbook"))).toEqual({ slug: "some-market", kind: "orderbook" });
@@ -40,12 +37,9 @@ describe("parseChannel", () => {
 });
 
 describe("channelRequest", () => {
-  it.each([[null], ["market:a:price"], [{}], [{ channel: 1 }], [{ channel: "x".repeat(221) }]])(
-    "join payload – rejects %j",
-    (payload) => {
-      expect(channelRequest.safeParse(payload).success).toBe(false);
-    },
-  );
+  it.each([[null], ["market:a:price"], [{}], [{ channel: 1 }], [{ channel: "x".repeat(221) }]])("join payload – rejects %j", (payload) => {
+    expect(channelRequest.safeParse(payload).success).toBe(false);
+  });
   it("join payload – accepts {channel} and ignores extra keys", () => {
     expect(channelRequest.parse({ channel: "market:a:price", extra: 1 })).toEqual({ channel: "market:a:price" });
   });

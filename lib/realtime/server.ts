@@ -152,19 +152,20 @@ export async function attachRealtime(server: http.Server, options: RealtimeOptio
     channel: NOTIFY_CHANNEL,
     heartbeatMs,
     log,
-    onNotify: (payload) => afterCommit(() => {
-      let raw: Record<string, unknown> | null = null;
-      try {
-        const parsed: unknown = JSON.parse(payload);
-        if (parsed && typeof parsed === "object") raw = parsed as Record<string, unknown>;
-      } catch {
-        /* not ours */
-      }
-      if (raw?.k === "list") slugs.forgetMisses(); // markets were created
-      if (raw) options.onEvent?.(raw);
-      const n = parseNotification(payload);
-      if (n) onNotification(n);
-    }),
+    onNotify: (payload) =>
+      afterCommit(() => {
+        let raw: Record<string, unknown> | null = null;
+        try {
+          const parsed: unknown = JSON.parse(payload);
+          if (parsed && typeof parsed === "object") raw = parsed as Record<string, unknown>;
+        } catch {
+          /* not ours */
+        }
+        if (raw?.k === "list") slugs.forgetMisses(); // markets were created
+        if (raw) options.onEvent?.(raw);
+        const n = parseNotification(payload);
+        if (n) onNotification(n);
+      }),
     onListen: (resumed) =>
       afterCommit(() => {
         options.onListening?.(true);
@@ -214,26 +215,28 @@ export async function attachRealtime(server: http.Server, options: RealtimeOptio
     let queue = Promise.resolve();
     const bucket = createTokenBucket({ burst: JOIN_BURST, ratePerS: JOIN_RATE });
 
-    const handle = (op: typeof join) => (...args: unknown[]) => {
-      // socket.emit("join", cb) hands the callback as the only argument; a missing one is fine.
-      const last = args.at(-1);
-      const ack = typeof last === "function" ? (last as (a: Ack) => void) : () => {};
-      const payload = typeof args[0] === "function" ? undefined : args[0];
-      const reply = (a: Ack) => {
-        try {
-          ack(a);
-        } catch {
-          /* the client went away */
-        }
+    const handle =
+      (op: typeof join) =>
+      (...args: unknown[]) => {
+        // socket.emit("join", cb) hands the callback as the only argument; a missing one is fine.
+        const last = args.at(-1);
+        const ack = typeof last === "function" ? (last as (a: Ack) => void) : () => {};
+        const payload = typeof args[0] === "function" ? undefined : args[0];
+        const reply = (a: Ack) => {
+          try {
+            ack(a);
+          } catch {
+            /* the client went away */
+          }
+        };
+        if (!bucket.take()) return reply({ ok: false, error: "Too many requests: slow down" });
+        queue = queue.then(() =>
+          op(socket, payload).then(reply, (err) => {
+            log(`${op.name} failed: ${(err as Error).message}`);
+            reply({ ok: false, error: "Internal error" });
+          }),
+        );
       };
-      if (!bucket.take()) return reply({ ok: false, error: "Too many requests: slow down" });
-      queue = queue.then(
-        () => op(socket, payload).then(reply, (err) => {
-          log(`${op.name} failed: ${(err as Error).message}`);
-          reply({ ok: false, error: "Internal error" });
-        }),
-      );
-    };
     socket.on("join", handle(join));
     socket.on("leave", handle(leave));
   });

@@ -45,7 +45,7 @@ export function createSlugCache({ lookup, hitMs = 60_000, missMs = 5_000, max = 
     if (inFlight) return inFlight;
     const ask = lookup(slug)
       .then((found) => {
-        if (found) (misses.delete(slug), remember(hits, slug, now() + hitMs));
+        if (found) misses.delete(slug), remember(hits, slug, now() + hitMs);
         else remember(misses, slug, now() + missMs);
         return found;
       })

@@ -30,8 +30,28 @@ const COINS = [
   { name: "Ethereum", sym: "ETH", sub: "Ethereum", levels: [2500, 3000, 3500, 4000, 5000, 6000] },
   { name: "Solana", sym: "SOL", sub: "Solana", levels: [120, 150, 200, 250, 300] },
 ];
-const NBA = ["Boston Celtics", "Denver Nuggets", "Oklahoma City Thunder", "Milwaukee Bucks", "New York Knicks", "Minnesota Timberwolves", "Dallas Mavericks", "Cleveland Cavaliers", "Golden State Warriors", "Los Angeles Lakers"];
-const NFL = ["Kansas City Chiefs", "Philadelphia Eagles", "Baltimore Ravens", "Detroit Lions", "San Francisco 49ers", "Buffalo Bills", "Houston Texans", "Green Bay Packers"];
+const NBA = [
+  "Boston Celtics",
+  "Denver Nuggets",
+  "Oklahoma City Thunder",
+  "Milwaukee Bucks",
+  "New York Knicks",
+  "Minnesota Timberwolves",
+  "Dallas Mavericks",
+  "Cleveland Cavaliers",
+  "Golden State Warriors",
+  "Los Angeles Lakers",
+];
+const NFL = [
+  "Kansas City Chiefs",
+  "Philadelphia Eagles",
+  "Baltimore Ravens",
+  "Detroit Lions",
+  "San Francisco 49ers",
+  "Buffalo Bills",
+  "Houston Texans",
+  "Green Bay Packers",
+];
 const SOCCER = ["Real Madrid", "Manchester City", "Arsenal", "Liverpool", "Bayern Munich", "Barcelona", "Inter Milan", "Paris Saint-Germain"];
 const TENNIS = ["Jannik Sinner", "Carlos Alcaraz", "Novak Djokovic", "Alexander Zverev", "Daniil Medvedev", "Taylor Fritz"];
 const SLAMS = ["Australian Open", "Roland Garros", "Wimbledon", "US Open"];
@@ -80,7 +100,13 @@ export const CATALOGUE: Record<Category, Record<string, Template[]>> = {
         },
         (r, e) => {
           const lv = c.levels.slice(0, 4);
-          const names = [`Below ${usd(lv[0])}`, `${usd(lv[0])}–${usd(lv[1])}`, `${usd(lv[1])}–${usd(lv[2])}`, `${usd(lv[2])}–${usd(lv[3])}`, `Above ${usd(lv[3])}`];
+          const names = [
+            `Below ${usd(lv[0])}`,
+            `${usd(lv[0])}–${usd(lv[1])}`,
+            `${usd(lv[1])}–${usd(lv[2])}`,
+            `${usd(lv[2])}–${usd(lv[3])}`,
+            `Above ${usd(lv[3])}`,
+          ];
           return {
             question: `What will ${c.name} trade at on ${longDate(e)}?`,
             type: "MULTI",
@@ -98,13 +124,15 @@ export const CATALOGUE: Record<Category, Record<string, Template[]>> = {
           tags: [c.name.toLowerCase(), "ath"],
         }),
         ...(c.sym === "ETH"
-          ? [(r: Rng, e: Date): QuestionSpec => ({
-              question: `Will spot ${c.name} ETF net inflows exceed $1B in ${monthYear(e)}?`,
-              type: "BINARY",
-              rule: `Resolves "Yes" if the sum of daily net flows of US spot ether ETFs over ${monthYear(e)} exceeds $1 billion.`,
-              source: "Issuer flow reports compiled by Farside Investors",
-              tags: ["ethereum", "etf"],
-            })]
+          ? [
+              (r: Rng, e: Date): QuestionSpec => ({
+                question: `Will spot ${c.name} ETF net inflows exceed $1B in ${monthYear(e)}?`,
+                type: "BINARY",
+                rule: `Resolves "Yes" if the sum of daily net flows of US spot ether ETFs over ${monthYear(e)} exceeds $1 billion.`,
+                source: "Issuer flow reports compiled by Farside Investors",
+                tags: ["ethereum", "etf"],
+              }),
+            ]
           : []),
       ]),
     ]),
@@ -210,7 +238,7 @@ export const CATALOGUE: Record<Category, Record<string, Template[]>> = {
       (r, e) => ({
         question: `Will voter turnout in the ${e.getUTCFullYear()} midterms exceed 50%?`,
         type: "BINARY",
-        rule: "Resolves \"Yes\" if the turnout of the voting-eligible population exceeds 50% per the U.S. Elections Project.",
+        rule: 'Resolves "Yes" if the turnout of the voting-eligible population exceeds 50% per the U.S. Elections Project.',
         source: "U.S. Elections Project",
         tags: ["us-elections", "turnout"],
       }),
@@ -253,14 +281,14 @@ export const CATALOGUE: Record<Category, Record<string, Template[]>> = {
       (r, e) => ({
         question: `Will a ceasefire agreement be signed in ${r.pick(["Sudan", "the Sahel", "Myanmar", "Yemen"])} by ${longDate(e)}?`,
         type: "BINARY",
-        rule: "Resolves \"Yes\" if the main warring parties sign a publicly announced ceasefire agreement before the deadline.",
+        rule: 'Resolves "Yes" if the main warring parties sign a publicly announced ceasefire agreement before the deadline.',
         source: "Reporting by Reuters, AP and the UN",
         tags: ["geopolitics", "ceasefire"],
       }),
       (r, e) => ({
         question: `Will the G20 summit issue a joint leaders' declaration in ${e.getUTCFullYear()}?`,
         type: "BINARY",
-        rule: "Resolves \"Yes\" if the summit ends with a joint declaration endorsed by all members.",
+        rule: 'Resolves "Yes" if the summit ends with a joint declaration endorsed by all members.',
         source: "Official G20 communiqué",
         tags: ["geopolitics", "g20"],
       }),
@@ -435,14 +463,14 @@ export const CATALOGUE: Record<Category, Record<string, Template[]>> = {
       (r, e) => ({
         question: `Will ${e.getUTCFullYear()} be the hottest year on record?`,
         type: "BINARY",
-        rule: "Resolves \"Yes\" if the global mean surface temperature for the year is the highest in the record.",
+        rule: 'Resolves "Yes" if the global mean surface temperature for the year is the highest in the record.',
         source: "Copernicus Climate Change Service annual bulletin",
         tags: ["climate", "temperature"],
       }),
       (r, e) => ({
         question: `Will Arctic sea ice extent fall below 4 million km² this September?`,
         type: "BINARY",
-        rule: "Resolves \"Yes\" if the September minimum daily extent is below 4.0 million square kilometres.",
+        rule: 'Resolves "Yes" if the September minimum daily extent is below 4.0 million square kilometres.',
         source: "NSIDC Sea Ice Index",
         tags: ["climate", "arctic"],
       }),
@@ -451,7 +479,7 @@ export const CATALOGUE: Record<Category, Record<string, Template[]>> = {
       (r, e) => ({
         question: `Will the FDA approve a new Alzheimer's drug before ${longDate(e)}?`,
         type: "BINARY",
-        rule: "Resolves \"Yes\" if the FDA grants approval to a new molecular entity for Alzheimer's disease before the deadline.",
+        rule: 'Resolves "Yes" if the FDA grants approval to a new molecular entity for Alzheimer\'s disease before the deadline.',
         source: "FDA Novel Drug Approvals list",
         tags: ["health", "fda"],
       }),
@@ -495,14 +523,20 @@ export const CATALOGUE: Record<Category, Record<string, Template[]>> = {
       (r, e) => ({
         question: `Will US CPI inflation be above 3% for ${monthYear(e)}?`,
         type: "BINARY",
-        rule: "Resolves \"Yes\" if the year-over-year headline CPI-U for the month, as first published, is above 3.0%.",
+        rule: 'Resolves "Yes" if the year-over-year headline CPI-U for the month, as first published, is above 3.0%.',
         source: "U.S. Bureau of Labor Statistics",
         tags: ["inflation", "cpi"],
       }),
     ]),
     Commodities: T([
       (r, e) => {
-        const [name, lv] = r.pick([["Gold", 3000], ["Gold", 3500], ["Brent crude", 80], ["WTI crude", 70], ["Silver", 40]] as const);
+        const [name, lv] = r.pick([
+          ["Gold", 3000],
+          ["Gold", 3500],
+          ["Brent crude", 80],
+          ["WTI crude", 70],
+          ["Silver", 40],
+        ] as const);
         return {
           question: `Will ${name} settle above $${lv} on ${longDate(e)}?`,
           type: "BINARY",
@@ -515,7 +549,11 @@ export const CATALOGUE: Record<Category, Record<string, Template[]>> = {
     ]),
     FX: T([
       (r, e) => {
-        const [pair, lv] = r.pick([["EUR/USD", "1.15"], ["USD/JPY", "150"], ["GBP/USD", "1.30"]] as const);
+        const [pair, lv] = r.pick([
+          ["EUR/USD", "1.15"],
+          ["USD/JPY", "150"],
+          ["GBP/USD", "1.30"],
+        ] as const);
         return {
           question: `Will ${pair} be above ${lv} at the end of ${monthYear(e)}?`,
           type: "BINARY",
@@ -574,7 +612,7 @@ export const CATALOGUE: Record<Category, Record<string, Template[]>> = {
       (r, e) => ({
         question: `Will Time's Person of the Year be a tech executive?`,
         type: "BINARY",
-        rule: "Resolves \"Yes\" if Time names a current CEO or founder of a technology company as Person of the Year.",
+        rule: 'Resolves "Yes" if Time names a current CEO or founder of a technology company as Person of the Year.',
         source: "Time magazine announcement",
         tags: ["culture", "time"],
       }),
@@ -590,8 +628,90 @@ export const CATALOGUE: Record<Category, Record<string, Template[]>> = {
   },
 };
 
-export const ADJECTIVES = ["quiet", "brave", "lucky", "swift", "clever", "bold", "calm", "eager", "fuzzy", "gentle", "happy", "jolly", "keen", "lively", "mellow", "nimble", "proud", "rapid", "sharp", "sunny", "tidy", "witty", "zesty", "amber", "cosmic", "crimson", "dusty", "golden", "hidden", "icy", "lunar", "misty", "noble", "polar", "rustic", "silver", "stormy", "velvet", "wild", "young"];
-export const NOUNS = ["falcon", "otter", "tiger", "badger", "raven", "panda", "comet", "harbor", "meadow", "river", "summit", "canyon", "maple", "cedar", "pixel", "quant", "oracle", "trader", "whale", "bull", "bear", "fox", "lynx", "heron", "walrus", "koala", "gecko", "orca", "bison", "mantis", "sparrow", "willow", "ember", "glacier", "nomad", "pilot", "ranger", "sage", "voyager", "wizard"];
+export const ADJECTIVES = [
+  "quiet",
+  "brave",
+  "lucky",
+  "swift",
+  "clever",
+  "bold",
+  "calm",
+  "eager",
+  "fuzzy",
+  "gentle",
+  "happy",
+  "jolly",
+  "keen",
+  "lively",
+  "mellow",
+  "nimble",
+  "proud",
+  "rapid",
+  "sharp",
+  "sunny",
+  "tidy",
+  "witty",
+  "zesty",
+  "amber",
+  "cosmic",
+  "crimson",
+  "dusty",
+  "golden",
+  "hidden",
+  "icy",
+  "lunar",
+  "misty",
+  "noble",
+  "polar",
+  "rustic",
+  "silver",
+  "stormy",
+  "velvet",
+  "wild",
+  "young",
+];
+export const NOUNS = [
+  "falcon",
+  "otter",
+  "tiger",
+  "badger",
+  "raven",
+  "panda",
+  "comet",
+  "harbor",
+  "meadow",
+  "river",
+  "summit",
+  "canyon",
+  "maple",
+  "cedar",
+  "pixel",
+  "quant",
+  "oracle",
+  "trader",
+  "whale",
+  "bull",
+  "bear",
+  "fox",
+  "lynx",
+  "heron",
+  "walrus",
+  "koala",
+  "gecko",
+  "orca",
+  "bison",
+  "mantis",
+  "sparrow",
+  "willow",
+  "ember",
+  "glacier",
+  "nomad",
+  "pilot",
+  "ranger",
+  "sage",
+  "voyager",
+  "wizard",
+];
 
 const COMMENTS_GENERIC = [
   "The odds look way off to me. Loading up on the cheap side.",
@@ -606,15 +726,59 @@ const COMMENTS_GENERIC = [
   "Following. Curious where this settles.",
 ];
 const COMMENTS_BY_CATEGORY: Record<Category, string[]> = {
-  CRYPTO: ["ETF flows have been strong all week.", "Funding rates are getting frothy, careful.", "On-chain data says whales are accumulating.", "Macro is the only thing that matters for this one."],
-  SPORTS: ["Injury report came out this morning, check it before betting.", "Their road record is terrible this season.", "Home advantage is overrated in the playoffs.", "The bench depth is what decides this."],
-  POLITICS: ["Polling average moved two points overnight.", "Early voting numbers look strong for the challenger.", "Don't trust a single poll, look at the aggregate.", "Turnout will decide this."],
-  ENTERTAINMENT: ["Tracking numbers were way above expectations.", "Critics loved it but audiences are mixed.", "The campaign season is just getting started.", "Streaming numbers are huge right now."],
-  SCIENCE: ["The launch window is tight, weather could delay it.", "Peer-reviewed data should be out next month.", "Historical base rate says no.", "Big announcement rumored for next week."],
-  FINANCE: ["The dot plot says otherwise.", "Earnings next week could move this a lot.", "Bond market is pricing a different story.", "Options skew is pointing up."],
-  OTHER: ["Forecast models disagree a lot on this one.", "Fun market, small position for the sweat.", "Base rates favor the favorite here.", "Resolution source updates at noon, so watch then."],
+  CRYPTO: [
+    "ETF flows have been strong all week.",
+    "Funding rates are getting frothy, careful.",
+    "On-chain data says whales are accumulating.",
+    "Macro is the only thing that matters for this one.",
+  ],
+  SPORTS: [
+    "Injury report came out this morning, check it before betting.",
+    "Their road record is terrible this season.",
+    "Home advantage is overrated in the playoffs.",
+    "The bench depth is what decides this.",
+  ],
+  POLITICS: [
+    "Polling average moved two points overnight.",
+    "Early voting numbers look strong for the challenger.",
+    "Don't trust a single poll, look at the aggregate.",
+    "Turnout will decide this.",
+  ],
+  ENTERTAINMENT: [
+    "Tracking numbers were way above expectations.",
+    "Critics loved it but audiences are mixed.",
+    "The campaign season is just getting started.",
+    "Streaming numbers are huge right now.",
+  ],
+  SCIENCE: [
+    "The launch window is tight, weather could delay it.",
+    "Peer-reviewed data should be out next month.",
+    "Historical base rate says no.",
+    "Big announcement rumored for next week.",
+  ],
+  FINANCE: [
+    "The dot plot says otherwise.",
+    "Earnings next week could move this a lot.",
+    "Bond market is pricing a different story.",
+    "Options skew is pointing up.",
+  ],
+  OTHER: [
+    "Forecast models disagree a lot on this one.",
+    "Fun market, small position for the sweat.",
+    "Base rates favor the favorite here.",
+    "Resolution source updates at noon, so watch then.",
+  ],
 };
-const REPLIES = ["Agreed.", "Source?", "Not so sure, the data says otherwise.", "Good call, I'm in too.", "That already happened last time and it didn't move.", "We'll see at resolution.", "This aged well.", "Fair point, trimming my position."];
+const REPLIES = [
+  "Agreed.",
+  "Source?",
+  "Not so sure, the data says otherwise.",
+  "Good call, I'm in too.",
+  "That already happened last time and it didn't move.",
+  "We'll see at resolution.",
+  "This aged well.",
+  "Fair point, trimming my position.",
+];
 
 export function commentText(r: Rng, category: Category, reply: boolean): string {
   if (reply) return r.pick(REPLIES);

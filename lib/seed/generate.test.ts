@@ -148,7 +148,10 @@ describe("seed generator – a believable dataset", () => {
   });
 
   it("a share of the trades of active markets falls in the last 24 hours", () => {
-    const trades = markets.filter((m) => m.status === "ACTIVE").slice(0, 50).flatMap(tradesOf);
+    const trades = markets
+      .filter((m) => m.status === "ACTIVE")
+      .slice(0, 50)
+      .flatMap(tradesOf);
     const recent = trades.filter((t) => Date.parse(t.executed_at) >= NOW - 86_400_000).length;
     expect(recent / trades.length).toBeGreaterThan(0.05);
     expect(trades.every((t) => Date.parse(t.executed_at) <= NOW && Date.parse(t.executed_at) >= NOW - 91 * 86_400_000)).toBe(true);

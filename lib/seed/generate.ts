@@ -32,7 +32,10 @@ export function seedContext(o: Partial<SeedOptions> = {}): SeedContext {
     now: o.now ?? Math.floor(Date.now() / 60_000) * 60_000,
   };
   const salt = (t: string) => hash32(seed, labelHash(t));
-  return { ...ctx, salts: { user: salt("user"), market: salt("market"), outcome: salt("outcome"), comment: salt("comment"), order: salt("order"), trade: salt("trade") } };
+  return {
+    ...ctx,
+    salts: { user: salt("user"), market: salt("market"), outcome: salt("outcome"), comment: salt("comment"), order: salt("order"), trade: salt("trade") },
+  };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -78,7 +81,7 @@ export function userId(ctx: SeedContext, i: number): string {
 
 /** A trader index skewed towards a few heavy users, so top traders emerge. */
 function traderIndex(ctx: SeedContext, r: Rng): number {
-  return Math.floor(Math.pow(r.next(), 2.5) * ctx.users);
+  return Math.floor(r.next() ** 2.5 * ctx.users);
 }
 
 // ------------------------------------------------------------------------------------ markets
@@ -144,10 +147,20 @@ export interface MarketRow {
   hot: number;
 }
 
-const STATUS_WEIGHTS: [MarketStatus, number][] = [["ACTIVE", 62], ["RESOLVED", 16], ["CANCELLED", 8], ["LOCKED", 7], ["PENDING", 7]];
+const STATUS_WEIGHTS: [MarketStatus, number][] = [
+  ["ACTIVE", 62],
+  ["RESOLVED", 16],
+  ["CANCELLED", 8],
+  ["LOCKED", 7],
+  ["PENDING", 7],
+];
 
 function slugify(s: string, max = 60): string {
-  const base = s.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  const base = s
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
   if (base.length <= max) return base;
   const cut = base.slice(0, max);
   return cut.slice(0, cut.lastIndexOf("-") > 20 ? cut.lastIndexOf("-") : max).replace(/-+$/, "");
@@ -186,12 +199,17 @@ function marketFrame(ctx: SeedContext, i: number) {
   const mirrored = r.chance(0.1);
 
   let created: number, starts: number, ends: number;
-  let resolvedAt: number | null = null, settledAt: number | null = null;
+  let resolvedAt: number | null = null,
+    settledAt: number | null = null;
   switch (status) {
     case "ACTIVE": {
       created = now - r.range(3, 150) * DAY;
       starts = created + r.range(0, 6) * HOUR;
-      const horizon = r.weighted([["hours", 10], ["days", 35], ["months", 55]] as const);
+      const horizon = r.weighted([
+        ["hours", 10],
+        ["days", 35],
+        ["months", 55],
+      ] as const);
       ends = now + (horizon === "hours" ? r.range(1, 23) * HOUR : horizon === "days" ? r.range(1, 14) * DAY : r.range(15, 240) * DAY);
       break;
     }
@@ -271,12 +289,19 @@ export function generateMarket(ctx: SeedContext, i: number): MarketRow {
   let prices: number[];
   let winner = -1;
   if (status === "PENDING") {
-    prices = splitInt(1000, names.map(() => 1));
+    prices = splitInt(
+      1000,
+      names.map(() => 1),
+    );
   } else if (spec.type === "BINARY") {
     const yes = r.int(30, 970);
     prices = [yes, 1000 - yes];
   } else {
-    prices = splitInt(1000, names.map(() => Math.pow(r.next(), 1.6) + 0.03), 10);
+    prices = splitInt(
+      1000,
+      names.map(() => r.next() ** 1.6 + 0.03),
+      10,
+    );
   }
   if (status === "RESOLVED") {
     // The favourite usually wins; the last traded prices lean hard towards the winner.
@@ -284,7 +309,11 @@ export function generateMarket(ctx: SeedContext, i: number): MarketRow {
     const win = r.int(955, 990);
     if (spec.type === "BINARY") prices = winner === 0 ? [win, 1000 - win] : [1000 - win, win];
     else {
-      const losers = splitInt(1000 - win, names.slice(1).map(() => r.range(0.2, 1)), 1);
+      const losers = splitInt(
+        1000 - win,
+        names.slice(1).map(() => r.range(0.2, 1)),
+        1,
+      );
       prices = names.map((_, k) => (k === winner ? win : losers[k < winner ? k : k - 1]));
     }
   }
@@ -299,7 +328,12 @@ export function generateMarket(ctx: SeedContext, i: number): MarketRow {
       payout = k === winner ? ONE_WEI.toString() : "0";
     } else if (status === "CANCELLED") {
       // Probability shows the payout ratio: an equal split.
-      probability = (splitInt(10000, names.map(() => 1))[k] / 100).toFixed(2);
+      probability = (
+        splitInt(
+          10000,
+          names.map(() => 1),
+        )[k] / 100
+      ).toFixed(2);
       payout = (ONE_WEI / BigInt(n) + (BigInt(k) < ONE_WEI % BigInt(n) ? 1n : 0n)).toString();
     }
     return {
@@ -325,7 +359,8 @@ export function generateMarket(ctx: SeedContext, i: number): MarketRow {
   const venue = mirrored ? r.pick(VENUES) : null;
   const slug = `${slugify(spec.question)}-${i.toString(36)}`;
   const closes = `Trading closes ${longDate(new Date(ends))} at ${new Date(ends).toISOString().slice(11, 16)} UTC.`;
-  const cancelRule = "If the event is cancelled, postponed past the resolution date or the source becomes unavailable, the market is cancelled and every outcome pays out equally.";
+  const cancelRule =
+    "If the event is cancelled, postponed past the resolution date or the source becomes unavailable, the market is cancelled and every outcome pays out equally.";
   const description =
     spec.type === "BINARY"
       ? `${spec.rule} Otherwise it resolves "No". ${closes} Resolution source: ${spec.source}. ${cancelRule}`
@@ -357,27 +392,39 @@ export function generateMarket(ctx: SeedContext, i: number): MarketRow {
       status === "RESOLVED"
         ? `Resolved to "${names[winner]}" per ${spec.source}.`
         : status === "CANCELLED"
-          ? r.pick(["Event postponed beyond the resolution date; all outcomes pay out equally.", "Resolution source discontinued; market cancelled with an equal payout.", "Ambiguous outcome under the rules; cancelled by the resolution committee."])
+          ? r.pick([
+              "Event postponed beyond the resolution date; all outcomes pay out equally.",
+              "Resolution source discontinued; market cancelled with an equal payout.",
+              "Ambiguous outcome under the rules; cancelled by the resolution committee.",
+            ])
           : null,
     platform_fee: r.pick(["0.02", "0.02", "0.01", "0.015"]),
     spread: 1,
     total_volume: "0",
     image_url: `/market-images/${category.toLowerCase()}-${1 + (hash32(ctx.seed, i, 7) % 4)}.svg`,
     external_source: venue,
-    external_market_id: venue === "Kalshi" ? `KX${sub_category.replace(/\W/g, "").toUpperCase().slice(0, 6)}-${i.toString(36).toUpperCase()}` : venue ? String(500000 + i) : null,
+    external_market_id:
+      venue === "Kalshi" ? `KX${sub_category.replace(/\W/g, "").toUpperCase().slice(0, 6)}-${i.toString(36).toUpperCase()}` : venue ? String(500000 + i) : null,
     tags: [...new Set([sub_category.toLowerCase().replace(/\s+/g, "-"), ...spec.tags])],
     views,
     verified: status !== "PENDING" && r.chance(0.45),
     featured: status === "ACTIVE" && r.chance(0.04),
     creator_id: !mirrored && r.chance(0.3) ? userId(ctx, traderIndex(ctx, r)) : null,
     price_market: spec.priceMarket ?? null,
-    predict_market: venue ? { venue, venue_market_id: venue === "Kalshi" ? null : String(500000 + i), sync_status: status === "ACTIVE" ? "LIVE" : "CLOSED", last_synced_at: iso(updated) } : null,
+    predict_market: venue
+      ? {
+          venue,
+          venue_market_id: venue === "Kalshi" ? null : String(500000 + i),
+          sync_status: status === "ACTIVE" ? "LIVE" : "CLOSED",
+          last_synced_at: iso(updated),
+        }
+      : null,
     created_at: iso(created),
     updated_at: iso(updated),
     outcomes,
     tradeFrom,
     tradeTo,
-    hot: Math.pow(r.next(), 2) * 0.35,
+    hot: r.next() ** 2 * 0.35,
   };
 }
 
@@ -551,26 +598,58 @@ export function generateOrders(ctx: SeedContext, m: MarketRow, emit: (o: OrderRo
             const filledH = partial ? Math.max(1, Math.min(sharesH - 100, Math.round(sharesH * r.range(0.1, 0.8)))) : 0;
             const created = at(ctx.now - 7 * DAY, ctx.now - 60_000);
             add(
-              { outcome_id: o.id, side, type: "LIMIT", price: price3(p), shares: shares2(sharesH), filled_shares: shares2(filledH), status: partial ? "PARTIALLY_FILLED" : "OPEN", created_at: iso(created) },
+              {
+                outcome_id: o.id,
+                side,
+                type: "LIMIT",
+                price: price3(p),
+                shares: shares2(sharesH),
+                filled_shares: shares2(filledH),
+                status: partial ? "PARTIALLY_FILLED" : "OPEN",
+                created_at: iso(created),
+              },
               partial ? at(created, ctx.now - 30_000) : created,
             );
           }
         }
       }
       // Now and then a dust order far out, which the book hides (<= 0.05 shares).
-      if (r.chance(0.05)) add({ outcome_id: o.id, side: "SELL", type: "LIMIT", price: "0.990", shares: "0.03", filled_shares: "0.00", status: "OPEN", created_at: iso(at(ctx.now - DAY, ctx.now)) });
+      if (r.chance(0.05))
+        add({
+          outcome_id: o.id,
+          side: "SELL",
+          type: "LIMIT",
+          price: "0.990",
+          shares: "0.03",
+          filled_shares: "0.00",
+          status: "OPEN",
+          created_at: iso(at(ctx.now - DAY, ctx.now)),
+        });
     }
     // Finished orders: filled market orders, filled and cancelled limit orders.
     const done = r.int(2, 5);
     for (let q = 0; q < done; q++) {
-      const kind = r.weighted([["market", 3], ["filled", 2], ["cancelled", 2]] as const);
+      const kind = r.weighted([
+        ["market", 3],
+        ["filled", 2],
+        ["cancelled", 2],
+      ] as const);
       const side = r.chance(0.5) ? "BUY" : "SELL";
       const sharesH = Math.round(r.range(5, 800) * 100);
       const created = at(m.tradeFrom, m.tradeTo);
       const p = Math.min(999, Math.max(1, c + (side === "BUY" ? 1 : -1) * (kind === "market" ? 50 : r.int(0, 40))));
       const filledH = kind === "cancelled" ? (r.chance(0.5) ? 0 : Math.round(sharesH * r.range(0.1, 0.9))) : sharesH;
       add(
-        { outcome_id: o.id, side, type: kind === "market" ? "MARKET" : "LIMIT", price: price3(p), shares: shares2(sharesH), filled_shares: shares2(filledH), status: kind === "cancelled" ? "CANCELLED" : "FILLED", created_at: iso(created) },
+        {
+          outcome_id: o.id,
+          side,
+          type: kind === "market" ? "MARKET" : "LIMIT",
+          price: price3(p),
+          shares: shares2(sharesH),
+          filled_shares: shares2(filledH),
+          status: kind === "cancelled" ? "CANCELLED" : "FILLED",
+          created_at: iso(created),
+        },
         at(created, Math.min(ctx.now, created + DAY)),
       );
     }
@@ -592,7 +671,7 @@ export interface CommentRow {
 
 export function generateComments(ctx: SeedContext, m: MarketRow, emit: (c: CommentRow) => void): void {
   const r = new Rng(hash32(ctx.seed, labelHash("comments"), m.index));
-  const n = m.status === "PENDING" ? r.int(0, 2) : Math.floor(Math.pow(r.next(), 1.5) * 14);
+  const n = m.status === "PENDING" ? r.int(0, 2) : Math.floor(r.next() ** 1.5 * 14);
   const from = Date.parse(m.created_at);
   const to = Math.min(ctx.now, Date.parse(m.trading_ends_at) + 2 * DAY);
   const times = Array.from({ length: n }, () => Math.floor(from + r.next() * (to - from))).sort((a, b) => a - b);
@@ -607,7 +686,7 @@ export function generateComments(ctx: SeedContext, m: MarketRow, emit: (c: Comme
       user_id: userId(ctx, traderIndex(ctx, r)),
       content: commentText(r, m.category, reply),
       parent_id: reply ? r.pick(topLevel) : null,
-      likes_count: Math.floor(Math.pow(r.next(), 3) * 60),
+      likes_count: Math.floor(r.next() ** 3 * 60),
       created_at: t,
       updated_at: t,
     });

@@ -65,15 +65,62 @@ const bool = (b: boolean) => (b ? "t" : "f");
 const COLUMNS: Record<SeedTable, string[]> = {
   users: ["id", "username", "profile_image_url", "created_at"],
   markets: [
-    "id", "slug", "question", "description", "category", "sub_category", "type", "status", "trading_starts_at", "trading_ends_at",
-    "resolution_date", "winning_outcome_id", "resolved_at", "settled_at", "resolved_by", "resolution_source", "resolution_note",
-    "platform_fee", "spread", "total_volume", "image_url", "video_url", "video_poster_url", "video_source_url", "video_provider",
-    "video_status", "external_source", "external_market_id", "tags", "views", "verified", "featured", "creator_id", "price_market",
-    "predict_market", "created_at", "updated_at", "comments_count", "total_liquidity",
+    "id",
+    "slug",
+    "question",
+    "description",
+    "category",
+    "sub_category",
+    "type",
+    "status",
+    "trading_starts_at",
+    "trading_ends_at",
+    "resolution_date",
+    "winning_outcome_id",
+    "resolved_at",
+    "settled_at",
+    "resolved_by",
+    "resolution_source",
+    "resolution_note",
+    "platform_fee",
+    "spread",
+    "total_volume",
+    "image_url",
+    "video_url",
+    "video_poster_url",
+    "video_source_url",
+    "video_provider",
+    "video_status",
+    "external_source",
+    "external_market_id",
+    "tags",
+    "views",
+    "verified",
+    "featured",
+    "creator_id",
+    "price_market",
+    "predict_market",
+    "created_at",
+    "updated_at",
+    "comments_count",
+    "total_liquidity",
   ],
   outcomes: [
-    "id", "market_id", "name", "side", "index", "probability", "description", "image_url", "color", "question_id", "condition_id",
-    "position_id", "payout_wei", "created_at", "updated_at",
+    "id",
+    "market_id",
+    "name",
+    "side",
+    "index",
+    "probability",
+    "description",
+    "image_url",
+    "color",
+    "question_id",
+    "condition_id",
+    "position_id",
+    "payout_wei",
+    "created_at",
+    "updated_at",
   ],
   comments: ["id", "market_id", "user_id", "content", "parent_id", "likes_count", "created_at", "updated_at"],
   orders: ["id", "market_id", "outcome_id", "user_id", "side", "type", "price", "shares", "filled_shares", "status", "created_at", "updated_at"],
@@ -82,11 +129,43 @@ const COLUMNS: Record<SeedTable, string[]> = {
 };
 
 const marketRow = (m: MarketRow): Row => [
-  m.id, m.slug, m.question, m.description, m.category, m.sub_category, m.type, m.status, m.trading_starts_at, m.trading_ends_at,
-  m.resolution_date, m.winning_outcome_id, m.resolved_at, m.settled_at, m.resolved_by, m.resolution_source, m.resolution_note,
-  m.platform_fee, String(m.spread), m.total_volume, m.image_url, null, null, null, null,
-  null, m.external_source, m.external_market_id, m.tags, String(m.views), bool(m.verified), bool(m.featured), m.creator_id, json(m.price_market),
-  json(m.predict_market), m.created_at, m.updated_at,
+  m.id,
+  m.slug,
+  m.question,
+  m.description,
+  m.category,
+  m.sub_category,
+  m.type,
+  m.status,
+  m.trading_starts_at,
+  m.trading_ends_at,
+  m.resolution_date,
+  m.winning_outcome_id,
+  m.resolved_at,
+  m.settled_at,
+  m.resolved_by,
+  m.resolution_source,
+  m.resolution_note,
+  m.platform_fee,
+  String(m.spread),
+  m.total_volume,
+  m.image_url,
+  null,
+  null,
+  null,
+  null,
+  null,
+  m.external_source,
+  m.external_market_id,
+  m.tags,
+  String(m.views),
+  bool(m.verified),
+  bool(m.featured),
+  m.creator_id,
+  json(m.price_market),
+  json(m.predict_market),
+  m.created_at,
+  m.updated_at,
 ];
 
 /**
@@ -98,7 +177,23 @@ function chunkRows(ctx: SeedContext, markets: MarketRow[]): Record<Exclude<SeedT
   const rows = { markets: [] as Row[], outcomes: [] as Row[], comments: [] as Row[], orders: [] as Row[], trades: [] as Row[], external_books: [] as Row[] };
   for (const m of markets) {
     for (const o of m.outcomes)
-      rows.outcomes.push([o.id, o.market_id, o.name, o.side, String(o.index), o.probability, o.description, o.image_url, o.color, o.question_id, o.condition_id, o.position_id, o.payout_wei, o.created_at, o.updated_at]);
+      rows.outcomes.push([
+        o.id,
+        o.market_id,
+        o.name,
+        o.side,
+        String(o.index),
+        o.probability,
+        o.description,
+        o.image_url,
+        o.color,
+        o.question_id,
+        o.condition_id,
+        o.position_id,
+        o.payout_wei,
+        o.created_at,
+        o.updated_at,
+      ]);
     let comments = 0;
     generateComments(ctx, m, (c) => {
       comments++;
@@ -115,7 +210,9 @@ function chunkRows(ctx: SeedContext, markets: MarketRow[]): Record<Exclude<SeedT
       for (const l of [...b.bids, ...b.asks]) liquidity += Math.round(Number(l.price) * 1000) * Math.round(Number(l.shares) * 100);
       rows.external_books.push([b.outcome_id, new Json(b.bids), new Json(b.asks), b.updated_at]);
     });
-    const volume = generateTrades(ctx, m, (t) => rows.trades.push([t.id, t.market_id, t.outcome_id, t.price, t.shares, t.maker_user_id, t.taker_user_id, t.executed_at]));
+    const volume = generateTrades(ctx, m, (t) =>
+      rows.trades.push([t.id, t.market_id, t.outcome_id, t.price, t.shares, t.maker_user_id, t.taker_user_id, t.executed_at]),
+    );
     m.total_volume = volumeString(volume);
     rows.markets.push([...marketRow(m), String(comments), volumeString(liquidity)]);
   }
@@ -123,7 +220,8 @@ function chunkRows(ctx: SeedContext, markets: MarketRow[]): Record<Exclude<SeedT
 }
 
 // COPY text format: backslash, tab, newline and carriage return are escaped; \N is NULL.
-const copyText = (v: string) => (/[\\\t\n\r]/.test(v) ? v.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r")) : v);
+const copyText = (v: string) =>
+  /[\\\t\n\r]/.test(v) ? v.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r")) : v;
 const copyValue = (v: Value) =>
   v === null ? "\\N" : typeof v === "string" ? copyText(v) : Array.isArray(v) ? copyText(pgArray(v)) : copyText(JSON.stringify(v.value));
 
@@ -247,7 +345,9 @@ export async function seedDatabase(sql: Sql, opts: SeedDatabaseOptions = {}): Pr
   const ctx = seedContext(opts);
   const log = opts.log ?? (() => {});
   const copy = opts.copy ?? true;
-  log(`seeding ${ctx.markets} markets, ${ctx.users} users, ~${ctx.tradesPerOutcome} trades per outcome (seed ${ctx.seed}, ${copy ? "COPY" : "batched INSERT"})`);
+  log(
+    `seeding ${ctx.markets} markets, ${ctx.users} users, ~${ctx.tradesPerOutcome} trades per outcome (seed ${ctx.seed}, ${copy ? "COPY" : "batched INSERT"})`,
+  );
   const counts = Object.fromEntries(SEED_TABLES.map((t) => [t, 0])) as Record<SeedTable, number>;
   let rows = 0;
   const secs = (t0: number) => `${((Date.now() - t0) / 1000).toFixed(1)} s`;

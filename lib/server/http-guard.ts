@@ -88,8 +88,7 @@ export function checkRequest(method = "GET", target = "/"): Checked {
   const api = isApiPath(resolved) || /^\/v1(?:$|[/\\])/.test(plain);
   if (!api) {
     // TRACE, CONNECT, POST … would reach Next's page renderer, which has no answer for them (TRACE is a 500).
-    if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS")
-      return { api, answer: siteAnswer(405, "Method Not Allowed", { Allow: SITE_METHODS }) };
+    if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") return { api, answer: siteAnswer(405, "Method Not Allowed", { Allow: SITE_METHODS }) };
     // Next answers OPTIONS on a page with an empty 400; no CORS here (only /v1 is open to other origins).
     if (method === "OPTIONS") return { api, answer: { status: 204, headers: { Allow: SITE_METHODS, "Cache-Control": "no-store" }, body: "" } };
     return { api };

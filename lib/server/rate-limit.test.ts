@@ -48,7 +48,6 @@ describe("token buckets – burst, then the sustained rate", () => {
     b.take("busy");
     expect(b.size).toBe(1); // everyone but the busy client had refilled: swept
   });
-
 });
 
 describe("rateLimitConfig – from the environment", () => {
@@ -56,7 +55,10 @@ describe("rateLimitConfig – from the environment", () => {
     [{}, { rps: 50, burst: 100, maxClients: 100_000 }],
     [{ RATE_LIMIT: "off" }, null],
     [{ RATE_LIMIT: "OFF" }, null],
-    [{ RATE_LIMIT_RPS: "5", RATE_LIMIT_BURST: "10" }, { rps: 5, burst: 10, maxClients: 100_000 }],
+    [
+      { RATE_LIMIT_RPS: "5", RATE_LIMIT_BURST: "10" },
+      { rps: 5, burst: 10, maxClients: 100_000 },
+    ],
     [{ RATE_LIMIT_RPS: "500" }, { rps: 500, burst: 500, maxClients: 100_000 }],
   ])("%j → %j", (env, expected) => expect(rateLimitConfig(env)).toEqual(expected));
 

@@ -129,7 +129,10 @@ const KEYWORDS: Record<string, string[]> = {
 export function trustedProxies(value: string | undefined): BlockList | null {
   if (!value?.trim()) return null;
   const list = new BlockList();
-  for (const token of value.split(",").map((t) => t.trim()).filter(Boolean)) {
+  for (const token of value
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean)) {
     for (const entry of KEYWORDS[token.toLowerCase()] ?? [token]) {
       const [address, prefix] = entry.split("/");
       const family = isIP(address);
@@ -156,7 +159,10 @@ function isTrusted(list: BlockList, address: string): boolean {
 export function clientAddress(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, trusted: BlockList | null): string {
   const peer = socketAddress ?? "unknown";
   if (!trusted || !forwardedFor || !isTrusted(trusted, peer)) return peer;
-  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor).split(",").map((h) => h.trim()).filter(Boolean);
+  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor)
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) if (!isTrusted(trusted, hops[i])) return hops[i];
   return hops[0] ?? peer;
 }
@@ -170,5 +176,8 @@ export function clientKey(address: string): string {
   const left = head ? head.split(":") : [];
   const right = tail ? tail.split(":") : [];
   const groups = address.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }

@@ -8,11 +8,60 @@ const seq = (...values: number[]) => {
 
 describe("nextProbabilities", () => {
   it.each([
-    ["binary – YES trades at 0.620", [{ id: "y", probability: 5000 }, { id: "n", probability: 5000 }], "y", 620, { y: 6200, n: 3800 }],
-    ["binary – NO trades at 0.001", [{ id: "y", probability: 5000 }, { id: "n", probability: 5000 }], "n", 1, { y: 9990, n: 10 }],
-    ["multi – others keep their proportions", [{ id: "a", probability: 5000 }, { id: "b", probability: 3000 }, { id: "c", probability: 2000 }], "a", 600, { a: 6000, b: 2400, c: 1600 }],
-    ["multi – others at zero share the rest equally", [{ id: "a", probability: 10000 }, { id: "b", probability: 0 }, { id: "c", probability: 0 }], "a", 400, { a: 4000, b: 3000, c: 3000 }],
-    ["multi – rounding remainder keeps the sum at 100", [{ id: "a", probability: 0 }, { id: "b", probability: 1 }, { id: "c", probability: 1 }, { id: "d", probability: 1 }], "a", 500, { a: 5000, b: 1667, c: 1667, d: 1666 }],
+    [
+      "binary – YES trades at 0.620",
+      [
+        { id: "y", probability: 5000 },
+        { id: "n", probability: 5000 },
+      ],
+      "y",
+      620,
+      { y: 6200, n: 3800 },
+    ],
+    [
+      "binary – NO trades at 0.001",
+      [
+        { id: "y", probability: 5000 },
+        { id: "n", probability: 5000 },
+      ],
+      "n",
+      1,
+      { y: 9990, n: 10 },
+    ],
+    [
+      "multi – others keep their proportions",
+      [
+        { id: "a", probability: 5000 },
+        { id: "b", probability: 3000 },
+        { id: "c", probability: 2000 },
+      ],
+      "a",
+      600,
+      { a: 6000, b: 2400, c: 1600 },
+    ],
+    [
+      "multi – others at zero share the rest equally",
+      [
+        { id: "a", probability: 10000 },
+        { id: "b", probability: 0 },
+        { id: "c", probability: 0 },
+      ],
+      "a",
+      400,
+      { a: 4000, b: 3000, c: 3000 },
+    ],
+    [
+      "multi – rounding remainder keeps the sum at 100",
+      [
+        { id: "a", probability: 0 },
+        { id: "b", probability: 1 },
+        { id: "c", probability: 1 },
+        { id: "d", probability: 1 },
+      ],
+      "a",
+      500,
+      { a: 5000, b: 1667, c: 1667, d: 1666 },
+    ],
   ])("probabilities – %s", (_name, outcomes, traded, price, expected) => {
     const next = nextProbabilities(outcomes, traded, price);
     expect(Object.fromEntries(next)).toEqual(expected);
@@ -54,7 +103,13 @@ describe("passivePrice", () => {
 });
 
 describe("formatting", () => {
-  it.each([[0, "0.001"], [1, "0.001"], [555, "0.555"], [999, "0.999"], [1200, "0.999"]])("price – %d thousandths print as %s", (m, s) => {
+  it.each([
+    [0, "0.001"],
+    [1, "0.001"],
+    [555, "0.555"],
+    [999, "0.999"],
+    [1200, "0.999"],
+  ])("price – %d thousandths print as %s", (m, s) => {
     expect(priceString(m)).toBe(s);
   });
   it("shares – print with two decimals", () => expect(sharesString(12345)).toBe("123.45"));

@@ -16,12 +16,7 @@ export const toMilli = (s: string) => Math.round(Number(s) * 1000);
  * Price of a resting order that does not cross the book: a BUY between 1 and 30 ticks under
  * min(mid, best ask), a SELL as far over max(mid, best bid). Null when no such price exists.
  */
-export function passivePrice(
-  side: "BUY" | "SELL",
-  midMilli: number,
-  best: { bid: number | null; ask: number | null },
-  rng: Rng,
-): number | null {
+export function passivePrice(side: "BUY" | "SELL", midMilli: number, best: { bid: number | null; ask: number | null }, rng: Rng): number | null {
   const ticks = 1 + Math.floor(rng() * 30);
   if (side === "BUY") {
     const ceiling = Math.min(midMilli, best.ask === null ? PRICE_MAX + 1 : best.ask) - 1;
@@ -41,11 +36,7 @@ export const orderSizeCents = (rng: Rng) => Math.round(500 + rng() ** 3 * 49_500
  * summing to exactly 10000. Binary: the traded side is price×100, the other side the rest. Multi:
  * the traded outcome is price×100 and the others share the rest in their previous proportions.
  */
-export function nextProbabilities(
-  outcomes: { id: string; probability: number }[],
-  tradedId: string,
-  priceMilli: number,
-): Map<string, number> {
+export function nextProbabilities(outcomes: { id: string; probability: number }[], tradedId: string, priceMilli: number): Map<string, number> {
   const traded = clampPrice(priceMilli) * 10; // 0.001 → 0.10 % = 10 hundredths
   const others = outcomes.filter((o) => o.id !== tradedId);
   const rest = 10_000 - traded;

@@ -5,16 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type postgres from "postgres";
 import type { Sql } from "../db/client";
-import {
-  nextProbabilities,
-  orderSizeCents,
-  passivePrice,
-  priceString,
-  sharesString,
-  toCents,
-  toMilli,
-  type Rng,
-} from "./pricing";
+import { nextProbabilities, orderSizeCents, passivePrice, priceString, sharesString, toCents, toMilli, type Rng } from "./pricing";
 
 export interface SimulatorOptions {
   log?: (message: string) => void;
@@ -77,10 +68,7 @@ export async function simulateTick(sql: Sql, marketId: string, users: string[], 
   });
 }
 
-async function place(
-  tx: Tx, marketId: string, outcomeId: string, mid: number,
-  best: { bid: number | null; ask: number | null }, users: string[], rng: Rng,
-) {
+async function place(tx: Tx, marketId: string, outcomeId: string, mid: number, best: { bid: number | null; ask: number | null }, users: string[], rng: Rng) {
   const side = rng() < 0.5 ? "BUY" : "SELL";
   const price = passivePrice(side, Math.min(999, Math.max(1, mid)), best, rng);
   if (price === null) return false;
@@ -102,10 +90,7 @@ async function cancelOne(tx: Tx, outcomeId: string, rng: Rng) {
 }
 
 /** A taker order that meets the best resting order of the other side: one fill, one trade. */
-async function cross(
-  tx: Tx, marketId: string, outcomeId: string, outcomes: { id: string; probability: string }[],
-  users: string[], rng: Rng,
-) {
+async function cross(tx: Tx, marketId: string, outcomeId: string, outcomes: { id: string; probability: string }[], users: string[], rng: Rng) {
   const takerSide = rng() < 0.5 ? "BUY" : "SELL";
   const makerSide = takerSide === "BUY" ? "SELL" : "BUY";
   const [maker] = await tx<{ id: string; user_id: string; price: string; remaining: string }[]>`
@@ -116,7 +101,11 @@ async function cross(
   if (!maker) return false;
   const remaining = toCents(maker.remaining);
   const fill = Math.max(1, Math.min(remaining, Math.round(orderSizeCents(rng) / 2)));
-  const taker = pick(rng, users.filter((u) => u !== maker.user_id)) ?? users[0];
+  const taker =
+    pick(
+      rng,
+      users.filter((u) => u !== maker.user_id),
+    ) ?? users[0];
   const shares = sharesString(fill);
 
   await tx`

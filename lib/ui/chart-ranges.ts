@@ -11,7 +11,10 @@ export const RANGE_SPECS: Record<Exclude<ChartRange, "all">, { label: string; sp
   "1w": { label: "1W", spanS: 7 * 86400, fidelity: 60 },
   "1m": { label: "1M", spanS: 30 * 86400, fidelity: 240 },
 };
-export const RANGE_LABELS: Record<ChartRange, string> = { ...Object.fromEntries(Object.entries(RANGE_SPECS).map(([k, v]) => [k, v.label])), all: "All" } as Record<ChartRange, string>;
+export const RANGE_LABELS: Record<ChartRange, string> = {
+  ...Object.fromEntries(Object.entries(RANGE_SPECS).map(([k, v]) => [k, v.label])),
+  all: "All",
+} as Record<ChartRange, string>;
 
 const NICE_FIDELITIES = [1, 5, 15, 60, 240, 720, 1440, 10080];
 

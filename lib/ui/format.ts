@@ -1,6 +1,12 @@
 // Display formatting shared by server and client components: money, probabilities, cents, shares, times.
 
-const compactUsd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1 });
+const compactUsd = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  notation: "compact",
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 1,
+});
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
 const shares = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const integer = new Intl.NumberFormat("en-US");
@@ -39,7 +45,12 @@ export const formatDate = (iso: string | number | Date) => dateOnly.format(new D
 
 const relative = new Intl.RelativeTimeFormat("en-US", { numeric: "auto" });
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ["year", 365 * 86400], ["month", 30 * 86400], ["week", 7 * 86400], ["day", 86400], ["hour", 3600], ["minute", 60],
+  ["year", 365 * 86400],
+  ["month", 30 * 86400],
+  ["week", 7 * 86400],
+  ["day", 86400],
+  ["hour", 3600],
+  ["minute", 60],
 ];
 
 /** "3 hours ago", "in 2 days", "now" */

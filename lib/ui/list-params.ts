@@ -1,8 +1,15 @@
 // The market list's view state as it lives in the URL (?status=resolved&category=crypto&sort=volume&page=2…).
 // Parsing is lenient: each bad value falls back to its own default, so a mangled link still renders a page.
 import {
-  CATEGORIES, LIST_DEFAULTS, LIST_STATUSES, SORT_BY, SORT_ORDER,
-  type Category, type ListStatus, type SortBy, type SortOrder,
+  CATEGORIES,
+  LIST_DEFAULTS,
+  LIST_STATUSES,
+  SORT_BY,
+  SORT_ORDER,
+  type Category,
+  type ListStatus,
+  type SortBy,
+  type SortOrder,
 } from "@/lib/markets/constants";
 import type { MarketListQuery } from "@/lib/markets/schemas";
 
@@ -85,5 +92,9 @@ export function queryToApiSearch(query: MarketListQuery): string {
 }
 
 export const SORT_LABELS: Record<SortBy, string> = {
-  VOLUME: "Volume", LIQUIDITY: "Liquidity", CREATED: "Newest", TRENDING: "Trending", ENDING: "Ending soon",
+  VOLUME: "Volume",
+  LIQUIDITY: "Liquidity",
+  CREATED: "Newest",
+  TRENDING: "Trending",
+  ENDING: "Ending soon",
 };

@@ -193,7 +193,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const procs: ChildProcess[] = [];
   const track = (p: ChildProcess) => (procs.push(p), p);
   // A crash of this process must not leave postgres, haproxy or node behind.
-  const killAll = () => procs.forEach((p) => exited(p) || p.kill("SIGKILL"));
+  const killAll = () => {
+    for (const p of procs) if (!exited(p)) p.kill("SIGKILL");
+  };
   process.once("exit", killAll);
 
   fs.mkdirSync(dir, { recursive: true });
@@ -206,7 +208,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const startPostgres = async (name: string, dataDir: string, pgPort: number) => {
     const logFile = path.join(dir, `${name}.log`);
     const proc = track(
-      child(path.join(bin, "postgres"), ["-D", dataDir, "-p", String(pgPort), "-c", "listen_addresses=127.0.0.1", "-c", `unix_socket_directories=${dataDir}`], logFile, { user: pgUser }),
+      child(
+        path.join(bin, "postgres"),
+        ["-D", dataDir, "-p", String(pgPort), "-c", "listen_addresses=127.0.0.1", "-c", `unix_socket_directories=${dataDir}`],
+        logFile,
+        { user: pgUser },
+      ),
     );
     const url = `postgres://postgres:${PASSWORD}@127.0.0.1:${pgPort}/postgres`;
     await waitFor(`PostgreSQL ${name}`, () => answers(url), 60_000, proc, logFile);
@@ -222,7 +229,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       const pwfile = path.join(primaryDir, "..", "pwfile");
       fs.writeFileSync(pwfile, PASSWORD);
       if (pgUser) fs.chownSync(pwfile, pgUser.uid, pgUser.gid);
-      const r = spawnSync(path.join(bin, "initdb"), ["-D", primaryDir, "-U", "postgres", "--auth=scram-sha-256", `--pwfile=${pwfile}`, "-E", "UTF8", "--locale=C.UTF-8"], { ...pgUser, encoding: "utf8" });
+      const r = spawnSync(
+        path.join(bin, "initdb"),
+        ["-D", primaryDir, "-U", "postgres", "--auth=scram-sha-256", `--pwfile=${pwfile}`, "-E", "UTF8", "--locale=C.UTF-8"],
+        { ...pgUser, encoding: "utf8" },
+      );
       fs.rmSync(pwfile);
       if (r.status !== 0) throw new Error(`initdb failed:\n${r.stdout}${r.stderr}`);
       // Settings the cluster rewrites at every start (ports change); the replica inherits this line.
@@ -252,7 +263,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       fs.rmSync(replicaDir, { recursive: true, force: true });
       ownedDir(replicaDir, pgUser);
       // -C -S: a replication slot keeps the WAL the replica has not received, even while it is stopped.
-      const r = spawnSync(path.join(bin, "pg_basebackup"), ["-h", "127.0.0.1", "-p", String(primaryPort), "-U", "postgres", "-D", replicaDir, "-X", "stream", "-c", "fast", "-C", "-S", SLOT], { ...pgUser, env: pgEnv, encoding: "utf8" });
+      const r = spawnSync(
+        path.join(bin, "pg_basebackup"),
+        ["-h", "127.0.0.1", "-p", String(primaryPort), "-U", "postgres", "-D", replicaDir, "-X", "stream", "-c", "fast", "-C", "-S", SLOT],
+        { ...pgUser, env: pgEnv, encoding: "utf8" },
+      );
       if (r.status !== 0) throw new Error(`pg_basebackup failed:\n${r.stdout}${r.stderr}`);
       fs.writeFileSync(path.join(replicaDir, "standby.signal"), "");
       if (pgUser) fs.chownSync(path.join(replicaDir, "standby.signal"), pgUser.uid, pgUser.gid);
@@ -322,7 +337,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
     // ---------------------------------------------------------------- HAProxy
     const cfg = path.join(dir, "haproxy.cfg");
-    fs.writeFileSync(cfg, haproxyConfig(port, instances.map((i) => ({ name: i.name, port: Number(new URL(i.baseURL).port) }))));
+    fs.writeFileSync(
+      cfg,
+      haproxyConfig(
+        port,
+        instances.map((i) => ({ name: i.name, port: Number(new URL(i.baseURL).port) })),
+      ),
+    );
     const haproxyLog = path.join(dir, "haproxy.log");
     const check = spawnSync(haproxyBin(), ["-c", "-q", "-f", cfg], { encoding: "utf8" });
     if (check.error) throw new Error("haproxy not found: apt-get install haproxy (or set HAPROXY_BIN)");
@@ -365,10 +386,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
           // The reload is asynchronous: wait until the replica reports the new value.
           const probe = postgres(replicaUrl, { max: 1, onnotice: () => {} });
           try {
-            await waitFor("recovery_min_apply_delay", async () => {
-              const [{ v }] = await probe<{ v: string }[]>`SELECT setting AS v FROM pg_settings WHERE name = 'recovery_min_apply_delay'`;
-              return Number(v) === ms;
-            }, 10_000);
+            await waitFor(
+              "recovery_min_apply_delay",
+              async () => {
+                const [{ v }] = await probe<{ v: string }[]>`SELECT setting AS v FROM pg_settings WHERE name = 'recovery_min_apply_delay'`;
+                return Number(v) === ms;
+              },
+              10_000,
+            );
           } finally {
             await probe.end();
           }

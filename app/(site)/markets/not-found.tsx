@@ -7,7 +7,9 @@ export default function MarketNotFound() {
       <p className="text-sm font-semibold text-indigo-700 dark:text-indigo-300">404</p>
       <h1 className="text-2xl font-semibold tracking-tight">Market not found</h1>
       <p className="text-zinc-600 dark:text-zinc-400">There is no market at this address. It may have been renamed, or the link is mistyped.</p>
-      <Link href="/" className={buttonClass("primary")}>Browse all markets</Link>
+      <Link href="/" className={buttonClass("primary")}>
+        Browse all markets
+      </Link>
     </div>
   );
 }

@@ -5,7 +5,5 @@ import { camelMarketList } from "@/lib/markets/camel";
 import { listMarkets } from "@/lib/markets/cache";
 import { marketListQuery } from "@/lib/markets/schemas";
 
-export const GET = route({ cache: "list", camel: camelMarketList }, async (req) =>
-  listMarkets(parseQuery(marketListQuery, searchParamsOf(req))),
-);
+export const GET = route({ cache: "list", camel: camelMarketList }, async (req) => listMarkets(parseQuery(marketListQuery, searchParamsOf(req))));
 export const OPTIONS = preflight;

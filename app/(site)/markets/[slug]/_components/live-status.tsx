@@ -13,7 +13,9 @@ export function LiveStatus({ slug, updatedAt }: { slug: string; updatedAt: numbe
     <div className="flex items-center gap-3 text-xs text-zinc-600 dark:text-zinc-400" data-testid="live-status" data-slug={slug}>
       <LiveIndicator />
       {/* A fixed width: the row is right-aligned, so a shorter text would move the indicator (layout shift). */}
-      <span className="inline-block min-w-[9.5rem] tabular" suppressHydrationWarning>{fetching ? "Updating…" : `Updated ${new Date(updatedAt).toLocaleTimeString()}`}</span>
+      <span className="inline-block min-w-[9.5rem] tabular" suppressHydrationWarning>
+        {fetching ? "Updating…" : `Updated ${new Date(updatedAt).toLocaleTimeString()}`}
+      </span>
     </div>
   );
 }

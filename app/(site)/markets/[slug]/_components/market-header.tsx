@@ -7,7 +7,9 @@ function Stat({ label, value, testId }: { label: string; value: React.ReactNode;
   return (
     <div className="min-w-0">
       <dt className="text-xs text-zinc-600 dark:text-zinc-400">{label}</dt>
-      <dd className="tabular text-sm font-semibold" data-testid={testId}>{value}</dd>
+      <dd className="tabular text-sm font-semibold" data-testid={testId}>
+        {value}
+      </dd>
     </div>
   );
 }
@@ -18,15 +20,34 @@ export function MarketHeader({ market }: { market: MarketDetail }) {
     <header className="flex flex-col gap-4">
       <nav aria-label="Breadcrumb" className="text-sm text-zinc-600 dark:text-zinc-400">
         <ol className="flex flex-wrap items-center gap-1.5">
-          <li><Link href="/" className="rounded hover:text-zinc-900 hover:underline dark:hover:text-white">Markets</Link></li>
+          <li>
+            <Link href="/" className="rounded hover:text-zinc-900 hover:underline dark:hover:text-white">
+              Markets
+            </Link>
+          </li>
           <li aria-hidden="true">/</li>
-          <li><Link href={categoryHref} className="rounded hover:text-zinc-900 hover:underline dark:hover:text-white" data-testid="market-category">{titleCase(market.category)}</Link></li>
-          {market.sub_category && <><li aria-hidden="true">/</li><li data-testid="market-sub-category">{market.sub_category}</li></>}
+          <li>
+            <Link href={categoryHref} className="rounded hover:text-zinc-900 hover:underline dark:hover:text-white" data-testid="market-category">
+              {titleCase(market.category)}
+            </Link>
+          </li>
+          {market.sub_category && (
+            <>
+              <li aria-hidden="true">/</li>
+              <li data-testid="market-sub-category">{market.sub_category}</li>
+            </>
+          )}
         </ol>
       </nav>
       <div className="flex items-start gap-4">
         {/* biome-ignore lint/performance/noImgElement: a fixed-size market image (mostly a local SVG) gains nothing from next/image */}
-        <img src={market.image_url} alt="" width={72} height={72} className="size-14 shrink-0 rounded-xl bg-zinc-100 object-cover sm:size-[72px] dark:bg-zinc-800" />
+        <img
+          src={market.image_url}
+          alt=""
+          width={72}
+          height={72}
+          className="size-14 shrink-0 rounded-xl bg-zinc-100 object-cover sm:size-[72px] dark:bg-zinc-800"
+        />
         <div className="min-w-0 flex-1">
           <div className="mb-1.5 flex flex-wrap items-center gap-1.5">
             <StatusBadge status={market.status} />
@@ -35,7 +56,11 @@ export function MarketHeader({ market }: { market: MarketDetail }) {
           </div>
           <h1 className="flex items-start gap-2 text-xl font-semibold leading-tight tracking-tight sm:text-2xl">
             <span>{market.question}</span>
-            {market.verified && <span className="mt-1"><VerifiedMark /></span>}
+            {market.verified && (
+              <span className="mt-1">
+                <VerifiedMark />
+              </span>
+            )}
           </h1>
         </div>
       </div>
@@ -43,8 +68,24 @@ export function MarketHeader({ market }: { market: MarketDetail }) {
         <Stat label="Volume" value={`${formatUsdCompact(market.total_volume)} Vol.`} testId="market-volume" />
         <Stat label="Liquidity" value={formatUsd(market.total_liquidity)} testId="market-liquidity" />
         <Stat label="Fee" value={formatFee(market.platform_fee)} testId="market-fee" />
-        <Stat label="Trading opens" value={<time dateTime={market.trading_starts_at} suppressHydrationWarning>{formatDateTime(market.trading_starts_at)}</time>} testId="market-starts" />
-        <Stat label="Trading closes" value={<time dateTime={market.trading_ends_at} suppressHydrationWarning>{formatDateTime(market.trading_ends_at)}</time>} testId="market-ends" />
+        <Stat
+          label="Trading opens"
+          value={
+            <time dateTime={market.trading_starts_at} suppressHydrationWarning>
+              {formatDateTime(market.trading_starts_at)}
+            </time>
+          }
+          testId="market-starts"
+        />
+        <Stat
+          label="Trading closes"
+          value={
+            <time dateTime={market.trading_ends_at} suppressHydrationWarning>
+              {formatDateTime(market.trading_ends_at)}
+            </time>
+          }
+          testId="market-ends"
+        />
       </dl>
     </header>
   );

@@ -39,7 +39,9 @@ export function MarketView({ slug }: { slug: string }) {
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-2">
         <MarketHeader market={market} />
-        <div className="flex justify-end"><LiveStatus slug={slug} updatedAt={detail.dataUpdatedAt} /></div>
+        <div className="flex justify-end">
+          <LiveStatus slug={slug} updatedAt={detail.dataUpdatedAt} />
+        </div>
       </div>
       <ResolutionPanel market={market} />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_380px]">
@@ -63,17 +65,25 @@ export function MarketView({ slug }: { slug: string }) {
           />
           {market.description && (
             <section aria-labelledby="about-heading">
-              <h2 id="about-heading" className="mb-2 font-semibold">About this market</h2>
-              <p className="whitespace-pre-line text-sm leading-relaxed text-zinc-700 dark:text-zinc-300" data-testid="market-description">{market.description}</p>
+              <h2 id="about-heading" className="mb-2 font-semibold">
+                About this market
+              </h2>
+              <p className="whitespace-pre-line text-sm leading-relaxed text-zinc-700 dark:text-zinc-300" data-testid="market-description">
+                {market.description}
+              </p>
             </section>
           )}
-          <div className="hidden lg:block"><Comments comments={market.comments} /></div>
+          <div className="hidden lg:block">
+            <Comments comments={market.comments} />
+          </div>
         </div>
         <aside aria-label="Order book and traders" className="flex min-w-0 flex-col gap-6">
           {outcome && <OrderBookLadder slug={slug} outcomeId={outcome.id} outcomeName={outcome.name} venue={market.external_source} />}
           <TopTraders traders={market.top_traders} />
         </aside>
-        <div className="lg:hidden"><Comments comments={market.comments} /></div>
+        <div className="lg:hidden">
+          <Comments comments={market.comments} />
+        </div>
       </div>
     </div>
   );
