@@ -244,13 +244,15 @@ const keySql = (sql: Sql, key: MarketKey, alias = "") =>
 /** Whether a market has this slug: one index probe, for the market page's 404 before it streams. */
 export async function marketSlugExists(slug: string): Promise<boolean> {
   if (!SLUG_RE.test(slug)) return false;
-  const [row] = await (await readDb())<{ one: number }[]>`SELECT 1 AS one FROM markets WHERE slug = ${slug}`;
+  const sql = await readDb();
+  const [row] = await sql<{ one: number }[]>`SELECT 1 AS one FROM markets WHERE slug = ${slug}`;
   return Boolean(row);
 }
 
 /** The 50 newest comments of a market with their authors; reply counts are maintained (migration 0005). */
 async function newestComments(marketId: string) {
-  return (await readDb())<CommentRow[]>`
+  const sql = await readDb();
+  return sql<CommentRow[]>`
     SELECT c.id, c.user_id, c.content, c.parent_id, c.likes_count, c.reply_count, c.created_at, u.username, u.profile_image_url
       FROM comments c JOIN users u ON u.id = c.user_id
      WHERE c.market_id = ${marketId}
@@ -263,7 +265,8 @@ async function newestComments(marketId: string) {
  * breaking ties. Every row at or above the tenth volume is read, so ties at the cut are ordered right.
  */
 async function topTraders(marketId: string) {
-  return (await readDb())<TopTraderRow[]>`
+  const sql = await readDb();
+  return sql<TopTraderRow[]>`
     SELECT u.username, u.profile_image_url, round(t.volume, 6)::text AS volume
       FROM market_traders t JOIN users u ON u.id = t.user_id
      WHERE t.market_id = ${marketId} AND t.trades > 0
@@ -274,7 +277,8 @@ async function topTraders(marketId: string) {
 }
 
 async function userRef(id: string) {
-  return (await readDb())<UserRefRow[]>`SELECT id, username, profile_image_url FROM users WHERE id = ${id}`;
+  const sql = await readDb();
+  return sql<UserRefRow[]>`SELECT id, username, profile_image_url FROM users WHERE id = ${id}`;
 }
 
 /** One market with its outcomes, comments, top traders and creator; null when no market has this id or slug. */
