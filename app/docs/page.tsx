@@ -14,7 +14,12 @@ export default async function DocsPage() {
   return (
     // Not a <main>: Scalar renders its own main landmark inside, and a document has one.
     <div id="main" tabIndex={-1} className="flex-1 outline-none">
-      <h1 className="sr-only">API reference</h1>
+      {/* In a region of its own: content outside every landmark is lost to landmark navigation. */}
+      <section aria-labelledby="docs-heading">
+        <h1 id="docs-heading" className="sr-only">
+          API reference
+        </h1>
+      </section>
       <div data-api-reference>
         <ApiReference />
       </div>

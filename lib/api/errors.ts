@@ -27,9 +27,13 @@ export const badQuery = (...messages: string[]) => new ApiError(400, messages);
 /** The HTTP answer to an error: ApiError as it is, domain errors by the spec's rules, anything else none. */
 export function apiErrorOf(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
-  if (err instanceof MarketNotFound || err instanceof OutcomeNotFound) return notFound(err.message);
+  // By name as well as by class: a cached load may have been begun by another bundle's copy of the class.
+  const name = (err as Error | null)?.name;
+  if (err instanceof MarketNotFound || err instanceof OutcomeNotFound || name === "MarketNotFound" || name === "OutcomeNotFound") {
+    return notFound((err as Error).message);
+  }
   // The spec words this one as a query validation failure: message is an array.
-  if (err instanceof OutcomeMismatch) return badQuery(err.message);
+  if (err instanceof OutcomeMismatch || name === "OutcomeMismatch") return badQuery((err as Error).message);
   return null;
 }
 

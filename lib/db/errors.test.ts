@@ -30,3 +30,13 @@ describe("isDatabaseUnavailable – away or overloaded means 503, anything else 
 
   it("the domain error is", () => expect(isDatabaseUnavailable(new DatabaseUnavailableError("x"))).toBe(true));
 });
+
+describe("isDatabaseUnavailable – across bundles", () => {
+  it("recognises a DatabaseUnavailableError thrown by another copy of the class (another Next bundle)", () => {
+    class DatabaseUnavailableError extends Error {
+      override name = "DatabaseUnavailableError";
+    }
+    expect(isDatabaseUnavailable(new DatabaseUnavailableError("away"))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("away"))).toBe(false);
+  });
+});

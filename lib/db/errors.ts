@@ -52,6 +52,8 @@ export function isConnectionFailure(err: unknown): boolean {
 
 /** Any failure that says "try again shortly", not "this request is wrong": connection failures and timeouts. */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  if (err instanceof DatabaseUnavailableError) return true;
+  // By name too: Next bundles route handlers apart, so an error thrown in one bundle reaches the response
+  // cache (shared by all of them, see lib/markets/cache.ts) as an instance of another copy of the class.
+  if (err instanceof DatabaseUnavailableError || (err as Error | null)?.name === "DatabaseUnavailableError") return true;
   return isConnectionFailure(err) || TIMEOUT_SQLSTATES.has(codeOf(err) ?? "");
 }

@@ -1,12 +1,15 @@
 // What the data layer reports when a request names something that is not there. lib/markets knows
 // nothing of HTTP: lib/api/errors.ts maps these to the spec's statuses and bodies.
 
+// Each error names itself (minifiers rename classes), so that the HTTP layer recognises it even when it
+// was thrown in another Next bundle: a load of the shared response cache begun by a page, joined by a route.
 export class DomainError extends Error {}
 
 /** No market has this id or slug (also for a malformed one). */
 export class MarketNotFound extends DomainError {
   constructor(readonly key: string) {
     super(`Market not found: ${key}`);
+    this.name = "MarketNotFound";
   }
 }
 
@@ -14,6 +17,7 @@ export class MarketNotFound extends DomainError {
 export class OutcomeNotFound extends DomainError {
   constructor() {
     super("Outcome not found");
+    this.name = "OutcomeNotFound";
   }
 }
 
@@ -21,6 +25,7 @@ export class OutcomeNotFound extends DomainError {
 export class OutcomeMismatch extends DomainError {
   constructor() {
     super("Outcome does not belong to this market");
+    this.name = "OutcomeMismatch";
   }
 }
 
