@@ -68,7 +68,7 @@ export function MarketCard({ market, priority = false }: { market: MarketListIte
   return (
     <article
       data-testid="market-card"
-      className="group relative flex flex-col gap-3 rounded-xl border border-zinc-200 bg-white p-4 shadow-sm transition hover:border-zinc-300 hover:shadow-md focus-within:ring-2 focus-within:ring-indigo-500 dark:border-zinc-800 dark:bg-zinc-900 dark:hover:border-zinc-700"
+      className="group relative flex min-w-0 flex-col gap-3 rounded-xl border border-zinc-200 bg-white p-4 shadow-sm transition hover:border-zinc-300 hover:shadow-md focus-within:ring-2 focus-within:ring-indigo-500 dark:border-zinc-800 dark:bg-zinc-900 dark:hover:border-zinc-700 wrap-anywhere"
     >
       <div className="flex items-start gap-3">
         {/* biome-ignore lint/performance/noImgElement: fixed-size market images (mostly local SVGs) gain nothing from next/image */}

@@ -54,7 +54,7 @@ export function MarketHeader({ market }: { market: MarketDetail }) {
             {market.featured && <FeaturedMark />}
             {market.external_source && <MirroredMark venue={market.external_source} />}
           </div>
-          <h1 className="flex items-start gap-2 text-xl font-semibold leading-tight tracking-tight sm:text-2xl">
+          <h1 className="flex items-start gap-2 text-xl font-semibold leading-tight tracking-tight wrap-anywhere sm:text-2xl">
             <span>{market.question}</span>
             {market.verified && (
               <span className="mt-1">
