@@ -4,6 +4,7 @@
 // whose load began before it. Concurrent misses for one key share one load (single flight). Stale
 // entries stay in the LRU (byte budget) only to be served, for a bounded time, when a load fails
 // because the database is away (stale-if-error). No I/O here: callers bring the loads.
+// lru-cache keeps the byte budget (size-weighted LRU with eviction callbacks); the freshness rules are ours.
 import { LRUCache } from "lru-cache";
 
 export interface Loaded<T> {
