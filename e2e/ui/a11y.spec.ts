@@ -60,6 +60,8 @@ async function activeSlug(sql: import("postgres").Sql) {
 for (const colorScheme of ["light", "dark"] as const) {
   test.describe(`accessibility (${colorScheme})`, () => {
     test.use({ colorScheme });
+    // Every axe rule, experimental ones included, over a whole market page takes most of a minute on 2 cores.
+    test.describe.configure({ timeout: 180_000 });
 
     test(`a11y – the market list passes every axe rule, experimental included (${colorScheme})`, async ({ page }) => {
       await page.goto("/");
