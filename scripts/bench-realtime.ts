@@ -5,13 +5,12 @@
 //
 //   BASE_URL=http://127.0.0.1:3400 DATABASE_URL=postgres://… npm run bench:realtime -- --clients 1000 --commits 40
 //   (without the env vars it uses .data/test-run.json, i.e. a running Playwright test server)
-import fs from "node:fs";
-import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { io, type Socket } from "socket.io-client";
 import type { Signal } from "../lib/realtime/channels";
+import { benchTargets, createBenchMarket } from "./bench-market";
 
 const { values } = parseArgs({
   options: {
@@ -26,36 +25,14 @@ const COMMITS = Math.min(500, Math.max(1, Number(values.commits)));
 const SPACING = Math.max(200, Number(values.spacing));
 const BATCH = Math.max(1, Number(values.batch));
 
-const runFile = path.join(process.cwd(), ".data", "test-run.json");
-const run = fs.existsSync(runFile) ? JSON.parse(fs.readFileSync(runFile, "utf8")) : {};
-const baseURL: string = process.env.BASE_URL ?? run.baseURL ?? "http://127.0.0.1:3400";
-const databaseUrl: string | undefined = process.env.DATABASE_URL ?? run.databaseUrl;
-if (!databaseUrl) throw new Error("set DATABASE_URL (the database the server at BASE_URL uses)");
-for (const u of [baseURL, databaseUrl]) {
-  const host = new URL(u).hostname;
-  if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host)) throw new Error(`loopback only: ${u}`);
-}
+const { baseURL, databaseUrl } = benchTargets("http://127.0.0.1:3400");
 
 const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // A throwaway native market, removed at the end.
-const marketId = randomUUID();
-const outcomeId = randomUUID();
-const userId = randomUUID();
-const slug = `bench-rt-${marketId.slice(0, 8)}`;
-await sql.begin(async (tx) => {
-  await tx`INSERT INTO users (id, username) VALUES (${userId}, ${`bench-${userId.slice(0, 12)}`})`;
-  await tx`
-    INSERT INTO markets (id, slug, question, description, category, sub_category, type, status,
-                         trading_starts_at, trading_ends_at, platform_fee, spread, image_url)
-    VALUES (${marketId}, ${slug}, 'Realtime latency benchmark?', 'Throwaway market of bench-realtime.', 'OTHER', 'Bench',
-            'BINARY', 'ACTIVE', now(), now() + interval '1 day', 0.02, 2, 'https://example.com/b.png')`;
-  await tx`
-    INSERT INTO outcomes (id, market_id, name, side, index, probability) VALUES
-      (${outcomeId}, ${marketId}, 'Yes', 'YES', 0, 50), (${randomUUID()}, ${marketId}, 'No', 'NO', 1, 50)`;
-});
+const { marketId, outcomeId, userId, slug, drop } = await createBenchMarket(sql, "bench-rt", "Realtime latency benchmark?");
 
 const channel = `market:${slug}:orderbook`;
 const sent: number[] = []; // commit i: time the INSERT was sent
@@ -123,7 +100,6 @@ try {
   }
 } finally {
   for (const s of sockets) s.disconnect();
-  await sql`DELETE FROM markets WHERE id = ${marketId}`;
-  await sql`DELETE FROM users WHERE id = ${userId}`;
+  await drop();
   await sql.end();
 }

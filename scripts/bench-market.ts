@@ -1,0 +1,48 @@
+// What the push benchmarks share: the server and database they target (loopback only), and a
+// throwaway native binary market on that database, removed again when the run ends.
+import fs from "node:fs";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import type postgres from "postgres";
+
+/** BASE_URL and DATABASE_URL, else the running Playwright test server's (.data/test-run.json). */
+export function benchTargets(defaultBaseURL: string): { baseURL: string; databaseUrl: string } {
+  const runFile = path.join(process.cwd(), ".data", "test-run.json");
+  const run = fs.existsSync(runFile) ? JSON.parse(fs.readFileSync(runFile, "utf8")) : {};
+  const baseURL: string = process.env.BASE_URL ?? run.baseURL ?? defaultBaseURL;
+  const databaseUrl: string | undefined = process.env.DATABASE_URL ?? run.databaseUrl;
+  if (!databaseUrl) throw new Error("set DATABASE_URL (the database the server at BASE_URL uses)");
+  for (const u of [baseURL, databaseUrl]) {
+    const host = new URL(u).hostname;
+    if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host)) throw new Error(`loopback only: ${u}`);
+  }
+  return { baseURL, databaseUrl };
+}
+
+export async function createBenchMarket(sql: postgres.Sql, name: string, question: string) {
+  const marketId = randomUUID();
+  const outcomeId = randomUUID();
+  const userId = randomUUID();
+  const slug = `${name}-${marketId.slice(0, 8)}`;
+  await sql.begin(async (tx) => {
+    await tx`INSERT INTO users (id, username) VALUES (${userId}, ${`bench-${userId.slice(0, 12)}`})`;
+    await tx`
+      INSERT INTO markets (id, slug, question, description, category, sub_category, type, status,
+                           trading_starts_at, trading_ends_at, platform_fee, spread, image_url)
+      VALUES (${marketId}, ${slug}, ${question}, ${`Throwaway market of ${name}.`}, 'OTHER', 'Bench',
+              'BINARY', 'ACTIVE', now(), now() + interval '1 day', 0.02, 2, 'https://example.com/b.png')`;
+    await tx`
+      INSERT INTO outcomes (id, market_id, name, side, index, probability) VALUES
+        (${outcomeId}, ${marketId}, 'Yes', 'YES', 0, 50), (${randomUUID()}, ${marketId}, 'No', 'NO', 1, 50)`;
+  });
+  return {
+    marketId,
+    outcomeId,
+    userId,
+    slug,
+    drop: async () => {
+      await sql`DELETE FROM markets WHERE id = ${marketId}`;
+      await sql`DELETE FROM users WHERE id = ${userId}`;
+    },
+  };
+}
