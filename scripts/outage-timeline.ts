@@ -29,7 +29,16 @@ const port = await freePort();
 const baseURL = `http://127.0.0.1:${port}`;
 const child = spawn(process.execPath, ["--import", "tsx", "server.ts", ...(values.simulate ? ["--simulate"] : [])], {
   cwd: appDir,
-  env: { ...process.env, DATABASE_URL: cluster.url, PORT: String(port), HOST: "127.0.0.1", SKIP_SEED: "1", LOG_REQUESTS: "0", NEXT_TELEMETRY_DISABLED: "1" },
+  env: {
+    ...process.env,
+    DATABASE_URL: cluster.url,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    SKIP_SEED: "1",
+    LOG_REQUESTS: "0",
+    RATE_LIMIT: "off",
+    NEXT_TELEMETRY_DISABLED: "1",
+  },
   stdio: ["ignore", "pipe", "pipe"],
 });
 let output = "";

@@ -23,13 +23,28 @@ const minutes = Number(values.minutes);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (m: string) => console.error(`[soak] ${m}`);
 const MB = (b: number) => (b / 1048576).toFixed(0);
+/** "0", or the answers other than 200 by status ("429×12 0×1"; 0 is a client timeout). */
+const otherStatuses = (slice: { status: number }[]) => {
+  const counts = new Map<number, number>();
+  for (const { status } of slice) if (status !== 200) counts.set(status, (counts.get(status) ?? 0) + 1);
+  return counts.size ? [...counts].map(([status, n]) => `${status}×${n}`).join(" ") : "0";
+};
 
 const cluster = await startOwnCluster({ markets: Number(values.markets), log });
 const port = await freePort();
 const baseURL = `http://127.0.0.1:${port}`;
 const nodeArgs = ["--require", "./scripts/soak-probe.cjs", ...(values["no-gc"] ? [] : ["--expose-gc"]), "--import", "tsx", "server.ts", "--simulate"];
 const child = spawn(process.execPath, nodeArgs, {
-  env: { ...process.env, DATABASE_URL: cluster.url, PORT: String(port), HOST: "127.0.0.1", SKIP_SEED: "1", LOG_REQUESTS: "0", NEXT_TELEMETRY_DISABLED: "1" },
+  env: {
+    ...process.env,
+    DATABASE_URL: cluster.url,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    SKIP_SEED: "1",
+    LOG_REQUESTS: "0",
+    RATE_LIMIT: "off",
+    NEXT_TELEMETRY_DISABLED: "1",
+  },
   stdio: ["ignore", "pipe", "pipe"],
 });
 let output = "";
@@ -87,7 +102,7 @@ try {
   console.log(
     `soak: ${minutes} min, ${values.connections} HTTP loops, ${values.sockets} socket loops, simulator on, ${values.markets} markets (server pid ${pid})`,
   );
-  console.log(" min   rss MB  heap MB (after GC)  external MB  requests   p50 ms   p99 ms   non-200");
+  console.log(" min   rss MB  heap MB (after GC)  external MB  requests   p50 ms   p99 ms   other answers");
   for (let minute = 1; minute <= minutes; minute++) {
     const from = load.samples.length;
     await sleep(60_000);
@@ -96,7 +111,7 @@ try {
     const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? 0;
     const last = mem.at(-1);
     console.log(
-      `${String(minute).padStart(4)}  ${MB(last?.rss ?? 0).padStart(7)}  ${MB(last?.heapUsed ?? 0).padStart(18)}  ${MB(last?.external ?? 0).padStart(11)}  ${String(slice.length).padStart(8)}  ${String(q(0.5)).padStart(7)}  ${String(q(0.99)).padStart(7)}  ${String(slice.filter((s) => s.status !== 200).length).padStart(8)}`,
+      `${String(minute).padStart(4)}  ${MB(last?.rss ?? 0).padStart(7)}  ${MB(last?.heapUsed ?? 0).padStart(18)}  ${MB(last?.external ?? 0).padStart(11)}  ${String(slice.length).padStart(8)}  ${String(q(0.5)).padStart(7)}  ${String(q(0.99)).padStart(7)}  ${otherStatuses(slice)}`,
     );
   }
   stopSockets = true;
