@@ -25,6 +25,25 @@ describe("Breaker – one probe per interval while the database is away", () => 
     b.close();
   });
 
+  it("tells its onBack listeners once per recovery, when the probe finds the database back", async () => {
+    let up = false;
+    const b = new Breaker({ retryMs: 30, probe: async () => (up ? undefined : Promise.reject(new Error("down"))) });
+    let backs = 0;
+    const stop = b.onBack(() => backs++);
+    b.trip(new Error("refused"));
+    await sleep(100);
+    expect(backs).toBe(0);
+    up = true;
+    await sleep(80);
+    expect(backs).toBe(1);
+    stop();
+    b.trip(new Error("refused"));
+    await sleep(80);
+    expect(b.isOpen).toBe(false);
+    expect(backs).toBe(1); // unsubscribed
+    b.close();
+  });
+
   it("Retry-After is the probe interval in whole seconds, at least 1", () => {
     expect(new Breaker({ retryMs: 300, probe: async () => {} }).retryAfterS).toBe(1);
     expect(new Breaker({ retryMs: 2500, probe: async () => {} }).retryAfterS).toBe(3);

@@ -17,6 +17,7 @@ export class Breaker {
   private openedAt: number | null = null;
   private timer: NodeJS.Timeout | null = null;
   private lastUnavailableAt = 0;
+  private readonly backListeners = new Set<() => void>();
 
   constructor(private readonly options: BreakerOptions) {}
 
@@ -53,6 +54,12 @@ export class Breaker {
     this.schedule();
   }
 
+  /** Calls `fn` each time a probe finds the database back (the LISTEN connection retries at once). */
+  onBack(fn: () => void): () => void {
+    this.backListeners.add(fn);
+    return () => this.backListeners.delete(fn);
+  }
+
   /** Stops probing (process shutdown). */
   close(): void {
     if (this.timer) clearTimeout(this.timer);
@@ -70,6 +77,7 @@ export class Breaker {
       this.options.log?.(`database back after ${((Date.now() - this.openedAt!) / 1000).toFixed(1)} s`);
       this.openedAt = null;
       this.timer = null;
+      for (const fn of this.backListeners) fn();
     } catch {
       this.schedule();
     }

@@ -22,6 +22,8 @@ export interface ListenerOptions {
 export interface Listener {
   /** Resolves once the first LISTEN succeeded; rejects if it failed (the database is needed to start). */
   ready: Promise<void>;
+  /** While waiting to reconnect, tries now (someone saw the database come back); otherwise does nothing. */
+  retryNow: () => void;
   close: () => Promise<void>;
 }
 
@@ -36,7 +38,7 @@ export function retryDelay(n: number, minMs: number, maxMs: number, random = Mat
 export function createListener(options: ListenerOptions): Listener {
   const { url, channel, onNotify, onListen, heartbeatMs, log } = options;
   const retryMinMs = options.retryMinMs ?? Number(process.env.REALTIME_RETRY_MIN_MS ?? 500);
-  const retryMaxMs = options.retryMaxMs ?? Number(process.env.REALTIME_RETRY_MAX_MS ?? 30_000);
+  const retryMaxMs = options.retryMaxMs ?? Number(process.env.REALTIME_RETRY_MAX_MS ?? 5_000);
   const ping = JSON.stringify({ k: "ping", n: `${process.pid}-${Math.random().toString(36).slice(2)}` });
 
   let client: postgres.Sql | null = null;
@@ -108,6 +110,12 @@ export function createListener(options: ListenerOptions): Listener {
 
   return {
     ready,
+    retryNow: () => {
+      if (closed || client) return; // connected, or an attempt is under way
+      clearTimeout(retry);
+      log(`database back: reconnecting now (attempt ${failures + 1})`);
+      connect().catch(() => {});
+    },
     close: async () => {
       closed = true;
       clearTimeout(retry);

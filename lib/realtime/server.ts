@@ -4,6 +4,7 @@
 import type http from "node:http";
 import { Server, type Socket } from "socket.io";
 import { z } from "zod";
+import { breaker } from "../db/breaker";
 import { db } from "../db/client";
 import { commitGate } from "../db/consistency";
 import { marketSlugExists } from "../markets/queries";
@@ -179,6 +180,9 @@ export async function attachRealtime(server: http.Server, options: RealtimeOptio
     await listener.close();
     throw err;
   }
+  // The breaker's probe (every DB_RETRY_MS while requests find the database away) sees it back before
+  // the listener's next backoff step would: resume the push channels then.
+  const stopNudge = breaker().onBack(() => listener.retryNow());
 
   // ------------------------------------------------------------------ clients
 
@@ -244,6 +248,7 @@ export async function attachRealtime(server: http.Server, options: RealtimeOptio
   log(`push channels on ${SOCKET_PATH} (coalescing ${coalesceMs} ms)`);
 
   return async () => {
+    stopNudge();
     throttle.close();
     await listener.close();
     await io.close();
