@@ -12,8 +12,9 @@ export function LiveIndicator({ className = "" }: { className?: string }) {
       role="status"
       aria-live="polite"
       title={live ? "Prices and order book update live" : "Live updates paused; reconnecting"}
-      // As wide as its longest wording ("Reconnecting…"), so a change of state moves nothing beside it.
-      className={`inline-flex min-w-[7.75rem] items-center justify-center gap-1.5 rounded-full border px-2 py-0.5 text-xs font-medium ${
+      // As wide as its longest wording ("Reconnecting…"), so a change of state moves nothing beside it;
+      // the dot and the text start at the left, so they do not move inside it either (CLS 0 when it goes live).
+      className={`inline-flex min-w-[7.75rem] items-center justify-start gap-1.5 rounded-full border px-2 py-0.5 text-xs font-medium ${
         live ? "border-emerald-600/30 text-emerald-700 dark:text-emerald-400" : "border-amber-600/30 text-amber-700 dark:text-amber-400"
       } ${className}`}
     >

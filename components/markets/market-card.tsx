@@ -1,5 +1,5 @@
 // One market in the list: image, question, category, leading outcome or Yes/No chances, volume, time and marks.
-import Link from "next/link";
+import Link, { useLinkStatus } from "next/link";
 import type { MarketListItem } from "@/lib/markets/schemas";
 import { formatDate, formatPercent, formatTimeLeft, formatUsdCompact, titleCase } from "@/lib/ui/format";
 import { FeaturedMark, MirroredMark, StatusBadge, VerifiedMark } from "./market-status";
@@ -64,6 +64,20 @@ function When({ market }: { market: MarketListItem }) {
   );
 }
 
+/** While the clicked card's page is on its way (it is not prefetched: see load-market.ts), the card says so. */
+function Opening() {
+  const { pending } = useLinkStatus();
+  if (!pending) return null;
+  return (
+    <span
+      role="status"
+      className="absolute right-3 top-3 z-10 inline-flex items-center gap-1.5 rounded-full bg-indigo-600 px-2 py-0.5 text-xs font-medium text-white shadow-sm motion-safe:animate-pulse dark:bg-indigo-500"
+    >
+      Loading market…
+    </span>
+  );
+}
+
 export function MarketCard({ market, priority = false }: { market: MarketListItem; priority?: boolean }) {
   return (
     <article
@@ -93,6 +107,7 @@ export function MarketCard({ market, priority = false }: { market: MarketListIte
           <h3 className="mt-0.5 line-clamp-3 font-semibold leading-snug">
             <Link href={`/markets/${market.slug}`} className="rounded outline-none after:absolute after:inset-0 after:rounded-xl after:content-['']">
               {market.question}
+              <Opening />
             </Link>
           </h3>
         </div>

@@ -79,9 +79,9 @@ test.describe("market list", () => {
     expect(listRequests.filter((u) => u.includes("q=")).length).toBe(1);
   });
 
-  // A link to another page while the search's debounce is pending: a market (its loading skeleton is
-  // prefetched, so the list usually unmounts at once) and the footer's /docs (not prefetched, so the
-  // list stays on screen until the page arrives, the case where a late URL update would undo the click).
+  // A link to another page while the search's debounce is pending: a market and the footer's /docs
+  // (neither page is prefetched, so the list stays on screen until the page arrives, the case where a
+  // late URL update would undo the click).
   const leaving: { to: string; link: (page: Page) => Locator; heading: (page: Page) => Promise<string> }[] = [
     {
       to: "a market",

@@ -268,7 +268,7 @@ test.describe("market page", () => {
     expect(names).toEqual(m.top_traders.map((t) => t.username));
   });
 
-  test('market page – while a slow market page loads, a busy skeleton says "Loading market"', async ({ page, sql }) => {
+  test('market page – while a slow market page loads, the clicked card says "Loading market"', async ({ page, sql }) => {
     const [m] = await sql`SELECT slug, question FROM markets WHERE status = 'ACTIVE' AND external_source IS NULL ORDER BY total_volume DESC LIMIT 1`;
     // The market's page data (its RSC payload) is held back, as on a slow server; prefetches still pass.
     let release!: () => void;
@@ -279,22 +279,15 @@ test.describe("market page", () => {
       await route.continue();
     });
     // A list narrowed to this market, so no card another test adds can take its place before the click.
-    // Next prefetches a visible card's route in two requests: the route tree, then the part up to
-    // loading.tsx. Only once the second has arrived can a click show the skeleton at once.
-    const prefetched = page.waitForResponse((res) => {
-      const h = res.request().headers();
-      return res.url().includes(`/markets/${m.slug}?`) && h["next-router-prefetch"] === "1" && !h["next-router-segment-prefetch"];
-    });
     await page.goto(`/?q=${encodeURIComponent(m.question)}`);
-    await prefetched;
-    await page.waitForLoadState("networkidle"); // and its body, which streams the layout after the headers
-    await page.locator(`a[href="/markets/${m.slug}"]`).click();
-    const loading = page.getByRole("status").filter({ hasText: "Loading market" });
-    await expect(loading).toBeAttached();
-    await expect(page.locator("main [aria-busy=true]")).toBeVisible();
-    await expect(page.getByRole("heading", { name: "Prediction markets" })).toBeHidden(); // the list is gone at once
+    await page.waitForLoadState("networkidle");
+    const card = page.getByTestId("market-card").filter({ has: page.locator(`a[href="/markets/${m.slug}"]`) });
+    await card.locator(`a[href="/markets/${m.slug}"]`).click();
+    const loading = card.getByRole("status").filter({ hasText: "Loading market" });
+    await expect(loading).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Prediction markets" })).toBeVisible(); // the list stays until the page is here
     release();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(m.question);
-    await expect(loading).toHaveCount(0);
+    await expect(page.getByRole("status").filter({ hasText: "Loading market" })).toHaveCount(0);
   });
 });

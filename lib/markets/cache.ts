@@ -30,7 +30,7 @@ export function marketCache(): ResponseCache {
 
 // ------------------------------------------------------------------ tags: what an entry shows
 
-const LIST = "list"; // every list, sub-category count and slug probe: any market's visible change
+const LIST = "list"; // every list and sub-category count: any market's visible change
 const LIST_BY_LIQUIDITY = "list:LIQUIDITY"; // lists ordered by a value that resting orders move
 const marketTag = (key: MarketKey) => ("id" in key ? `market:m:${key.id}` : `market:s:${key.slug}`);
 const bookTags = (key: MarketKey, outcomeId: string) => [`book:o:${outcomeId}`, `book:${marketTag(key)}`];
@@ -61,10 +61,6 @@ export function listMarkets(query: MarketListQuery) {
 
 export function listSubCategories(params: { status: string; category?: string }) {
   return read(["markets", "sub-categories", params], [LIST], () => loaded(queries.listSubCategories(params)));
-}
-
-export function marketSlugExists(slug: string) {
-  return read(["markets", "exists", slug], [LIST, marketTag({ slug })], () => loaded(queries.marketSlugExists(slug)));
 }
 
 export function getMarket(key: MarketKey) {
@@ -117,7 +113,7 @@ export function tagsOf(event: MarketEvent): string[] | "all" {
       return [LIST, ...markets];
     case "market": // outcomes added or removed, a renamed, re-sourced or deleted market: everything of it
       return [LIST, ...markets, ...markets.flatMap((t) => [`book:${t}`, `hist:${t}`])];
-    case "list": // markets added: no existing entry shows them but the lists and slug probes
+    case "list": // markets added: no existing entry shows them but the lists
       return [LIST];
     case "ping": // another instance's listener heartbeat
       return [];

@@ -1,27 +1,20 @@
-// Market page: the market (the layout has already answered an unknown slug with the 404) and the book of the
-// chosen outcome are prefetched through lib and hydrated; the chart loads in the browser.
-import { cache } from "react";
+// Market page: the market (an unknown slug is the 404) and the book of the chosen outcome are prefetched
+// through lib and hydrated, all in the first response (no loading.tsx: see load-market.ts); the chart
+// loads in the browser.
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
-import { getMarket, getOrderBook } from "@/lib/markets/cache";
-import { marketDetailSchema, orderBookSchema } from "@/lib/markets/schemas";
+import { getOrderBook } from "@/lib/markets/cache";
+import { orderBookSchema } from "@/lib/markets/schemas";
 import { getQueryClient } from "@/lib/query/client";
 import { marketDetailOptions, orderBookOptions } from "@/lib/query/markets";
 import { selectedOutcomeId } from "@/lib/ui/market-view";
+import { loadMarket } from "./_components/load-market";
 import { MarketView } from "./_components/market-view";
 
 type Props = {
   params: Promise<{ slug: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
-
-// Once per request for the metadata and the page; a slug deleted since the layout checked it is a 404.
-const loadMarket = cache(async (slug: string) => {
-  const market = await getMarket({ slug });
-  if (!market) notFound();
-  return marketDetailSchema.parse(market);
-});
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const market = await loadMarket((await params).slug);

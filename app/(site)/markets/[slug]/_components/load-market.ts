@@ -1,0 +1,16 @@
+// The market of one request, loaded once for the metadata and the page (React's per-request cache).
+// There is deliberately no loading.tsx above the page: a document load would stream its skeleton first,
+// and React reveals a streamed boundary no sooner than 300 ms after its fallback was painted, all of it
+// added to LCP although the market comes from memory. A click on a card shows that it is opening instead
+// (components/markets/market-card.tsx).
+import { cache } from "react";
+import { notFound } from "next/navigation";
+import { getMarket } from "@/lib/markets/cache";
+import { marketDetailSchema } from "@/lib/markets/schemas";
+
+/** The market with this slug, or the 404 (also for a slug deleted since an earlier check). */
+export const loadMarket = cache(async (slug: string) => {
+  const market = await getMarket({ slug });
+  if (!market) notFound();
+  return marketDetailSchema.parse(market);
+});
