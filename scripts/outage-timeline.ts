@@ -3,11 +3,10 @@
 // latency per second, the time from restart to the first 200, and to the push-channel resync.
 // The app runs from --app-dir (default: this checkout) on a cluster of its own in a temp dir, so the
 // same script measures an older checkout (with its own node_modules and production build) for a before/after.
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { io } from "socket.io-client";
-import { freePort } from "../lib/db/embedded";
+import { startInstance } from "../e2e/support/instance";
 import { startOwnCluster } from "../e2e/support/cluster";
 import { startLoad, timeline } from "../e2e/support/load";
 
@@ -25,30 +24,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (m: string) => console.error(`[timeline] ${m}`);
 
 const cluster = await startOwnCluster({ markets: 50, log });
-const port = await freePort();
-const baseURL = `http://127.0.0.1:${port}`;
-const child = spawn(process.execPath, ["--import", "tsx", "server.ts", ...(values.simulate ? ["--simulate"] : [])], {
-  cwd: appDir,
-  env: {
-    ...process.env,
-    DATABASE_URL: cluster.url,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    SKIP_SEED: "1",
-    LOG_REQUESTS: "0",
-    RATE_LIMIT: "off",
-    NEXT_TELEMETRY_DISABLED: "1",
+const app = await startInstance({ DATABASE_URL: cluster.url, LOG_REQUESTS: "0" }, { cwd: appDir, args: values.simulate ? ["--simulate"] : [] }).catch(
+  async (err) => {
+    await cluster.destroy();
+    throw err;
   },
-  stdio: ["ignore", "pipe", "pipe"],
-});
-let output = "";
-child.stdout!.on("data", (d) => (output += d));
-child.stderr!.on("data", (d) => (output += d));
+);
+const baseURL = app.baseURL;
 try {
-  while (!output.includes("ready on")) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
-    await sleep(200);
-  }
   log(`app from ${appDir} on ${baseURL}`);
   const list = await (await fetch(`${baseURL}/v1/markets?limit=1`)).json();
   const m = await (await fetch(`${baseURL}/v1/markets/${list.markets[0].id}`)).json();
@@ -110,7 +93,8 @@ try {
   console.log(`from the stop on: ${JSON.stringify(byStatus)}, slowest answer ${worst} ms`);
   console.log(`restart → first 200 on /v1/markets: ${firstOk ? `${((firstOk - restartedAt) / 1000).toFixed(1)} s` : "none within 60 s"}`);
   console.log(
-    output
+    app
+      .output()
       .split("\n")
       .filter((l) => l.startsWith("[db]"))
       .map((l) => `  server: ${l}`)
@@ -118,8 +102,7 @@ try {
   );
   console.log(`restart → push-channel resync: ${resync ? `${((resync - restartedAt) / 1000).toFixed(1)} s` : "none seen"}`);
 } finally {
-  child.kill("SIGTERM");
-  await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)));
+  await app.stop();
   await cluster.destroy();
 }
 process.exit(0);

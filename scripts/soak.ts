@@ -3,10 +3,9 @@
 // list, market, book, history and page requests plus sockets joining and leaving. Prints each minute
 // the server's RSS, its heap after a full GC (--expose-gc: a leak keeps growing there, lazily collected
 // garbage does not) and the p50/p99 latency of that minute.
-import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 import { io } from "socket.io-client";
-import { freePort } from "../lib/db/embedded";
+import { startInstance } from "../e2e/support/instance";
 import { startOwnCluster } from "../e2e/support/cluster";
 import { startLoad } from "../e2e/support/load";
 
@@ -31,38 +30,26 @@ const otherStatuses = (slice: { status: number }[]) => {
 };
 
 const cluster = await startOwnCluster({ markets: Number(values.markets), log });
-const port = await freePort();
-const baseURL = `http://127.0.0.1:${port}`;
-const nodeArgs = ["--require", "./scripts/soak-probe.cjs", ...(values["no-gc"] ? [] : ["--expose-gc"]), "--import", "tsx", "server.ts", "--simulate"];
-const child = spawn(process.execPath, nodeArgs, {
-  env: {
-    ...process.env,
-    DATABASE_URL: cluster.url,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    SKIP_SEED: "1",
-    LOG_REQUESTS: "0",
-    RATE_LIMIT: "off",
-    NEXT_TELEMETRY_DISABLED: "1",
-  },
-  stdio: ["ignore", "pipe", "pipe"],
+const app = await startInstance(
+  { DATABASE_URL: cluster.url, LOG_REQUESTS: "0" },
+  { nodeArgs: ["--require", "./scripts/soak-probe.cjs", ...(values["no-gc"] ? [] : ["--expose-gc"])], args: ["--simulate"] },
+).catch(async (err) => {
+  await cluster.destroy();
+  throw err;
 });
-let output = "";
-const mem: { t: number; rss: number; heapUsed: number; external: number; arrayBuffers: number }[] = [];
-child.stdout!.on("data", (d) => (output += d));
-child.stderr!.on("data", (d: Buffer) => {
-  for (const line of d.toString().split("\n")) {
-    if (line.startsWith("[soak-mem] ")) mem.push(JSON.parse(line.slice(11)));
-    else if (line) output += line + "\n";
-  }
-});
+const baseURL = app.baseURL;
+type Memory = { t: number; rss: number; heapUsed: number; external: number; arrayBuffers: number };
+/** The probe's latest line (`[soak-mem] {…}` on the server's stderr every 10 s). */
+const lastMemory = (): Memory | undefined => {
+  const line = app
+    .output()
+    .match(/^\[soak-mem\] .*$/gm)
+    ?.at(-1);
+  return line ? JSON.parse(line.slice(11)) : undefined;
+};
 
 let stopSockets = false;
 try {
-  while (!output.includes("ready on")) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
-    await sleep(200);
-  }
   const list = await (await fetch(`${baseURL}/v1/markets?limit=100`)).json();
   const markets: { id: string; slug: string; outcomes: { id: string }[] }[] = list.markets;
   const paths = markets
@@ -98,7 +85,7 @@ try {
   };
   const socketLoops = Array.from({ length: Number(values.sockets) }, (_, k) => socketLoop(k));
   const load = startLoad(baseURL, paths, { connections: Number(values.connections), pauseMs: 5 });
-  const pid = child.pid!;
+  const pid = app.child.pid!;
   console.log(
     `soak: ${minutes} min, ${values.connections} HTTP loops, ${values.sockets} socket loops, simulator on, ${values.markets} markets (server pid ${pid})`,
   );
@@ -109,7 +96,7 @@ try {
     const slice = load.samples.slice(from);
     const ms = slice.map((s) => s.ms).sort((a, b) => a - b);
     const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? 0;
-    const last = mem.at(-1);
+    const last = lastMemory();
     console.log(
       `${String(minute).padStart(4)}  ${MB(last?.rss ?? 0).padStart(7)}  ${MB(last?.heapUsed ?? 0).padStart(18)}  ${MB(last?.external ?? 0).padStart(11)}  ${String(slice.length).padStart(8)}  ${String(q(0.5)).padStart(7)}  ${String(q(0.99)).padStart(7)}  ${otherStatuses(slice)}`,
     );
@@ -119,8 +106,7 @@ try {
   await Promise.all(socketLoops);
 } finally {
   stopSockets = true;
-  child.kill("SIGTERM");
-  await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)));
+  await app.stop();
   await cluster.destroy();
 }
 process.exit(0);

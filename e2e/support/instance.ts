@@ -20,7 +20,17 @@ export interface Instance {
  * first. `env` overrides the test process's environment; an undefined value removes a variable. The rate
  * limit is off unless `env` sets RATE_LIMIT.
  */
-export async function startInstance(env: Record<string, string | undefined>, { args = [] as string[], timeoutMs = 150_000 } = {}): Promise<Instance> {
+export async function startInstance(
+  env: Record<string, string | undefined>,
+  {
+    args = [] as string[],
+    timeoutMs = 150_000,
+    /** The checkout to run (its own node_modules and build); default this one. */
+    cwd = process.cwd(),
+    /** node options before `--import tsx` (a preload, --expose-gc). */
+    nodeArgs = [] as string[],
+  } = {},
+): Promise<Instance> {
   const port = await freePort();
   const merged: NodeJS.ProcessEnv = {
     ...process.env,
@@ -32,7 +42,7 @@ export async function startInstance(env: Record<string, string | undefined>, { a
     ...env,
   };
   for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts", ...args], { env: merged, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server.ts", ...args], { cwd, env: merged, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let output = "";
   child.stdout!.on("data", (d) => ((stdout += d), (output += d)));
