@@ -71,8 +71,9 @@ function Opening() {
   return (
     <span
       role="status"
-      className="absolute right-3 top-3 z-10 inline-flex items-center gap-1.5 rounded-full bg-indigo-600 px-2 py-0.5 text-xs font-medium text-white shadow-sm motion-safe:animate-pulse dark:bg-indigo-500"
+      className="absolute right-3 top-3 z-10 inline-flex items-center gap-1.5 rounded-full bg-indigo-600 px-2 py-0.5 text-xs font-medium text-white shadow-sm"
     >
+      <span aria-hidden="true" className="size-3 rounded-full border-2 border-white/40 border-t-white motion-safe:animate-spin" />
       Loading market…
     </span>
   );

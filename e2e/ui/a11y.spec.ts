@@ -77,6 +77,19 @@ for (const colorScheme of ["light", "dark"] as const) {
       expect(await labelNotInName(page)).toEqual([]);
     });
 
+    test(`a11y – both 404 pages pass every axe rule, experimental included (${colorScheme})`, async ({ page }) => {
+      for (const [path, heading] of [
+        ["/no-such-page", "Page not found"],
+        ["/markets/no-such-market", "Market not found"],
+      ]) {
+        const res = await page.goto(path);
+        expect(res?.status(), path).toBe(404);
+        await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+        expect(await violations(page), path).toEqual([]);
+        expect(await labelNotInName(page), path).toEqual([]);
+      }
+    });
+
     // Our part of /docs (header, skip link, landmarks, title); Scalar's rendered reference is its own markup
     // and has findings of its own (aria-allowed-attr, button-name, nested-interactive, contrast) not fixed here.
     test(`a11y – /docs passes every axe rule, experimental included, outside the Scalar renderer (${colorScheme})`, async ({ page }) => {
@@ -92,7 +105,7 @@ test.describe("phone", () => {
   test.use({ viewport: { width: 360, height: 740 } });
 
   test("a11y – at 360 px neither page scrolls sideways", async ({ page, sql }) => {
-    for (const path of ["/", "/?status=resolved&category=sports", `/markets/${await activeSlug(sql)}`]) {
+    for (const path of ["/", "/?status=resolved&category=sports", `/markets/${await activeSlug(sql)}`, "/no-such-page"]) {
       await page.goto(path);
       await expect(page.locator("main h1")).toBeVisible();
       await page.waitForTimeout(500); // let the chart lay out
