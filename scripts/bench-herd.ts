@@ -6,13 +6,11 @@
 //   BASE_URL=http://127.0.0.1:3000 DATABASE_URL=postgres://… npm run bench:herd -- --watchers 1000 --commits 30
 //   --refetch   ignore books carried by signals (what a client that only refetches sees)
 //   (without the env vars it uses .data/test-run.json, i.e. a running Playwright test server)
-import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { io, type Socket } from "socket.io-client";
+import type { Socket } from "socket.io-client";
 import http from "node:http";
-import type { Signal } from "../lib/realtime/channels";
-import { benchTargets, createBenchMarket } from "./bench-market";
+import { benchTargets, commitBid, createBenchMarket, joinWatchers } from "./bench-market";
 
 const { values } = parseArgs({
   options: {
@@ -37,7 +35,8 @@ const priceOf = (k: number) => (0.1 + (k + 1) / 1000).toFixed(3);
 type Book = { bids: { price: string }[] };
 const holds = (book: Book | undefined, k: number) => Boolean(book?.bids.some((l) => l.price === priceOf(k)));
 
-const { marketId, outcomeId, userId, slug, drop } = await createBenchMarket(sql, "bench-herd", "Refetch herd benchmark?");
+const market = await createBenchMarket(sql, "bench-herd", "Refetch herd benchmark?");
+const { outcomeId, slug, drop } = market;
 
 const channel = `market:${slug}:orderbook`;
 const bookUrl = `${baseURL}/v1/markets/slug/${slug}/orderbook?outcomeId=${outcomeId}`;
@@ -75,38 +74,23 @@ async function refetch(w: number, k: number) {
 
 try {
   console.log(`bench-herd: ${WATCHERS} watchers → ${baseURL}, ${COMMITS} commits every ${SPACING} ms${values.refetch ? " (refetch only)" : ""}`);
-  const t0 = Date.now();
-  for (let i = 0; i < WATCHERS; i += BATCH) {
-    await Promise.all(
-      Array.from({ length: Math.min(BATCH, WATCHERS - i) }, async (_, j) => {
-        const w = i + j;
-        const s = io(baseURL, { path: "/socket.io", transports: ["websocket"], forceNew: true, reconnection: false });
-        sockets.push(s);
-        await new Promise<void>((resolve, reject) => {
-          s.once("connect", resolve);
-          s.once("connect_error", reject);
-        });
-        s.on("orderbook", (sig: Signal) => {
-          const k = sig.seq - 1; // a new room: commit k produces seq k+1
-          if (sig.channel !== channel || k < 0 || k >= COMMITS) return;
-          if (!values.refetch && holds(sig.book as Book | undefined, k)) {
-            carried++;
-            held[k][w] ??= Date.now();
-          } else void refetch(w, k);
-        });
-        const ack = await s.timeout(10_000).emitWithAck("join", { channel });
-        if (!ack.ok) throw new Error(`join failed: ${ack.error}`);
-      }),
-    );
-    process.stdout.write(`\r  connected and joined ${Math.min(i + BATCH, WATCHERS)}/${WATCHERS}`);
-  }
-  console.log(` in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  await joinWatchers(baseURL, channel, {
+    count: WATCHERS,
+    batch: BATCH,
+    sockets,
+    onSignal: (w, sig) => {
+      const k = sig.seq - 1; // a new room: commit k produces seq k+1
+      if (sig.channel !== channel || k < 0 || k >= COMMITS) return;
+      if (!values.refetch && holds(sig.book as Book | undefined, k)) {
+        carried++;
+        held[k][w] ??= Date.now();
+      } else void refetch(w, k);
+    },
+  });
 
   for (let k = 0; k < COMMITS; k++) {
     sent[k] = Date.now();
-    await sql`
-      INSERT INTO orders (id, market_id, outcome_id, user_id, side, type, price, shares, filled_shares, status, created_at)
-      VALUES (${randomUUID()}, ${marketId}, ${outcomeId}, ${userId}, 'BUY', 'LIMIT', ${priceOf(k)}, 1, 0, 'OPEN', now())`;
+    await commitBid(sql, market, priceOf(k));
     process.stdout.write(`\r  commit ${k + 1}/${COMMITS}`);
     await sleep(SPACING);
   }

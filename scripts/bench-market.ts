@@ -1,9 +1,12 @@
-// What the push benchmarks share: the server and database they target (loopback only), and a
-// throwaway native binary market on that database, removed again when the run ends.
+// What the push benchmarks share: the server and database they target (loopback only), a throwaway
+// native binary market on that database (removed again when the run ends), the sockets that watch
+// its orderbook channel and the commits that move its book.
 import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import type postgres from "postgres";
+import { io, type Socket } from "socket.io-client";
+import type { Signal } from "../lib/realtime/channels";
 
 /** BASE_URL and DATABASE_URL, else the running Playwright test server's (.data/test-run.json). */
 export function benchTargets(defaultBaseURL: string): { baseURL: string; databaseUrl: string } {
@@ -45,4 +48,41 @@ export async function createBenchMarket(sql: postgres.Sql, name: string, questio
       await sql`DELETE FROM users WHERE id = ${userId}`;
     },
   };
+}
+
+/**
+ * `count` WebSocket clients joined to `channel`, connected `batch` at a time (progress on stdout);
+ * `onSignal(w, signal)` gets watcher w's orderbook signals. Sockets are pushed to `sockets` as they
+ * open, so the caller can disconnect every one of them even when a join fails.
+ */
+export async function joinWatchers(
+  baseURL: string,
+  channel: string,
+  { count, batch, sockets, onSignal }: { count: number; batch: number; sockets: Socket[]; onSignal: (w: number, signal: Signal) => void },
+) {
+  const t0 = Date.now();
+  for (let i = 0; i < count; i += batch) {
+    await Promise.all(
+      Array.from({ length: Math.min(batch, count - i) }, async (_, j) => {
+        const s = io(baseURL, { path: "/socket.io", transports: ["websocket"], forceNew: true, reconnection: false });
+        sockets.push(s);
+        await new Promise<void>((resolve, reject) => {
+          s.once("connect", resolve);
+          s.once("connect_error", reject);
+        });
+        s.on("orderbook", (signal: Signal) => onSignal(i + j, signal));
+        const ack = await s.timeout(10_000).emitWithAck("join", { channel });
+        if (!ack.ok) throw new Error(`join failed: ${ack.error}`);
+      }),
+    );
+    process.stdout.write(`\r  connected and joined ${Math.min(i + batch, count)}/${count}`);
+  }
+  console.log(` in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+/** One resting bid of one share on the bench market's first outcome: one commit, one orderbook signal. */
+export async function commitBid(sql: postgres.Sql, market: { marketId: string; outcomeId: string; userId: string }, price: number | string) {
+  await sql`
+    INSERT INTO orders (id, market_id, outcome_id, user_id, side, type, price, shares, filled_shares, status, created_at)
+    VALUES (${randomUUID()}, ${market.marketId}, ${market.outcomeId}, ${market.userId}, 'BUY', 'LIMIT', ${price}, 1, 0, 'OPEN', now())`;
 }

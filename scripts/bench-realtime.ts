@@ -5,12 +5,10 @@
 //
 //   BASE_URL=http://127.0.0.1:3400 DATABASE_URL=postgres://… npm run bench:realtime -- --clients 1000 --commits 40
 //   (without the env vars it uses .data/test-run.json, i.e. a running Playwright test server)
-import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { io, type Socket } from "socket.io-client";
-import type { Signal } from "../lib/realtime/channels";
-import { benchTargets, createBenchMarket } from "./bench-market";
+import type { Socket } from "socket.io-client";
+import { benchTargets, commitBid, createBenchMarket, joinWatchers } from "./bench-market";
 
 const { values } = parseArgs({
   options: {
@@ -32,7 +30,8 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // A throwaway native market, removed at the end.
-const { marketId, outcomeId, userId, slug, drop } = await createBenchMarket(sql, "bench-rt", "Realtime latency benchmark?");
+const market = await createBenchMarket(sql, "bench-rt", "Realtime latency benchmark?");
+const { slug, drop } = market;
 
 const channel = `market:${slug}:orderbook`;
 const sent: number[] = []; // commit i: time the INSERT was sent
@@ -43,35 +42,21 @@ const sockets: Socket[] = [];
 
 try {
   console.log(`bench-realtime: ${CLIENTS} clients → ${baseURL}, ${COMMITS} commits every ${SPACING} ms on ${channel}`);
-  const t0 = Date.now();
-  for (let i = 0; i < CLIENTS; i += BATCH) {
-    await Promise.all(
-      Array.from({ length: Math.min(BATCH, CLIENTS - i) }, async () => {
-        const s = io(baseURL, { path: "/socket.io", transports: ["websocket"], forceNew: true, reconnection: false });
-        sockets.push(s);
-        await new Promise<void>((resolve, reject) => {
-          s.once("connect", resolve);
-          s.once("connect_error", reject);
-        });
-        s.on("orderbook", (sig: Signal) => {
-          const at = Date.now();
-          const k = sig.seq - 1; // the room is new: commit k produces seq k+1
-          if (sig.channel === channel && k >= 0 && k < COMMITS) received[k].push(at);
-          else unexpected++;
-        });
-        const ack = await s.timeout(10_000).emitWithAck("join", { channel });
-        if (!ack.ok) throw new Error(`join failed: ${ack.error}`);
-      }),
-    );
-    process.stdout.write(`\r  connected and joined ${Math.min(i + BATCH, CLIENTS)}/${CLIENTS}`);
-  }
-  console.log(` in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  await joinWatchers(baseURL, channel, {
+    count: CLIENTS,
+    batch: BATCH,
+    sockets,
+    onSignal: (_, sig) => {
+      const at = Date.now();
+      const k = sig.seq - 1; // the room is new: commit k produces seq k+1
+      if (sig.channel === channel && k >= 0 && k < COMMITS) received[k].push(at);
+      else unexpected++;
+    },
+  });
 
   for (let k = 0; k < COMMITS; k++) {
     sent[k] = Date.now();
-    await sql`
-      INSERT INTO orders (id, market_id, outcome_id, user_id, side, type, price, shares, filled_shares, status, created_at)
-      VALUES (${randomUUID()}, ${marketId}, ${outcomeId}, ${userId}, 'BUY', 'LIMIT', 0.400, 1, 0, 'OPEN', now())`;
+    await commitBid(sql, market, "0.400");
     acked[k] = Date.now();
     process.stdout.write(`\r  commit ${k + 1}/${COMMITS}`);
     await sleep(SPACING);
