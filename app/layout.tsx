@@ -1,5 +1,5 @@
 import type { Metadata, Viewport } from "next";
-import { Providers } from "./providers";
+import { HydratedMark } from "./hydrated";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -18,7 +18,8 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
   return (
     <html lang="en">
       <body className="min-h-dvh font-sans">
-        <Providers>{children}</Providers>
+        {children}
+        <HydratedMark />
       </body>
     </html>
   );

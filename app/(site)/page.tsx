@@ -2,6 +2,7 @@
 // and handed to the client browser via HydrationBoundary; later changes fetch /v1 from the browser.
 import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 import { MarketBrowser } from "@/components/markets/market-browser";
+import { Providers } from "@/app/providers";
 import { listMarkets, listSubCategories } from "@/lib/markets/cache";
 import { DatabaseUnavailableError } from "@/lib/db/errors";
 import { marketListResponseSchema } from "@/lib/markets/schemas";
@@ -24,8 +25,10 @@ export default async function MarketListPage({ searchParams }: { searchParams: P
   const failed = queryClient.getQueryState(marketListOptions(query).queryKey)?.error;
   if (failed instanceof DatabaseUnavailableError) throw failed;
   return (
-    <HydrationBoundary state={dehydrate(queryClient)}>
-      <MarketBrowser />
-    </HydrationBoundary>
+    <Providers>
+      <HydrationBoundary state={dehydrate(queryClient)}>
+        <MarketBrowser />
+      </HydrationBoundary>
+    </Providers>
   );
 }

@@ -10,6 +10,7 @@ import { marketDetailOptions, orderBookOptions } from "@/lib/query/markets";
 import { selectedOutcomeId } from "@/lib/ui/market-view";
 import { loadMarket } from "./_components/load-market";
 import { MarketView } from "./_components/market-view";
+import { Providers } from "@/app/providers";
 
 type Props = {
   params: Promise<{ slug: string }>;
@@ -36,8 +37,10 @@ export default async function MarketPage({ params, searchParams }: Props) {
     });
   }
   return (
-    <HydrationBoundary state={dehydrate(queryClient)}>
-      <MarketView slug={slug} />
-    </HydrationBoundary>
+    <Providers>
+      <HydrationBoundary state={dehydrate(queryClient)}>
+        <MarketView slug={slug} />
+      </HydrationBoundary>
+    </Providers>
   );
 }
