@@ -5,7 +5,8 @@ import { useEffect } from "react";
 
 export function HydratedMark() {
   useEffect(() => {
-    document.documentElement.dataset.hydrated = "true";
+    // A market page marks itself once its live view is in (live-swap.tsx).
+    if (!document.querySelector('[data-live="pending"]')) document.documentElement.dataset.hydrated = "true";
   }, []);
   return null;
 }

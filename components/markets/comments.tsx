@@ -1,4 +1,3 @@
-"use client";
 // Comments threaded by parent_id: replies under their parent (oldest first), threads newest first.
 import type { Comment } from "@/lib/markets/schemas";
 import { formatDateTime, formatRelative } from "@/lib/ui/format";

@@ -1,4 +1,3 @@
-"use client";
 // The market's outcomes with probability bars; choosing one drives the chart and the book.
 import type { Outcome } from "@/lib/markets/schemas";
 import { formatPercent } from "@/lib/ui/format";
@@ -9,11 +8,15 @@ export function OutcomeList({
   selectedId,
   winningId,
   onSelect,
+  hrefFor,
 }: {
   outcomes: Outcome[];
   selectedId?: string;
   winningId: string | null;
-  onSelect: (id: string) => void;
+  /** Absent on the server-rendered page (the live view takes over within moments of hydrating). */
+  onSelect?: (id: string) => void;
+  /** The page's URL with this outcome chosen (data-href: a click before the live view is in still counts, live-swap.tsx). */
+  hrefFor?: (id: string) => string;
 }) {
   const sorted = [...outcomes].sort((a, b) => a.index - b.index);
   return (
@@ -29,7 +32,8 @@ export function OutcomeList({
               <button
                 type="button"
                 aria-pressed={selected}
-                onClick={() => onSelect(o.id)}
+                data-href={hrefFor?.(o.id)}
+                onClick={onSelect && (() => onSelect(o.id))}
                 className={cn(
                   "relative flex w-full items-center gap-3 overflow-hidden rounded-lg border px-3 py-2.5 text-left transition-colors",
                   selected

@@ -1,23 +1,14 @@
 "use client";
-// Price history of one outcome as an area chart, with a range selector and a crosshair legend.
-// lightweight-charts (about 50 kB gzipped) loads in the browser only once its box, sized from the start
-// so nothing moves when it draws, comes near the viewport: never in the first-load JavaScript.
+// The live price chart: history through react-query (refetched on price signals), drawn as the frame's
+// SVG area; lightweight-charts (about 50 kB gzipped) loads only when the reader points at or touches the
+// chart (the crosshair is all it adds), and then draws over the SVG with a crosshair legend. Never in the first load.
 import { useEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import type { IChartApi, ISeriesApi, UTCTimestamp } from "lightweight-charts";
-import { priceHistoryOptions, type HistoryRange } from "@/lib/query/markets";
-import { CHART_RANGES, RANGE_LABELS, RANGE_SPECS, allRangeFidelity, type ChartRange } from "@/lib/ui/chart-ranges";
+import { priceHistoryOptions } from "@/lib/query/markets";
+import { historyRange, nowMinute, type ChartRange } from "@/lib/ui/chart-ranges";
 import { formatCents } from "@/lib/ui/format";
-import { cn } from "@/lib/ui/cn";
-import { Button } from "@/components/ui/button";
-
-export function historyRange(range: ChartRange, tradingStartsAtS: number, nowS: number): HistoryRange {
-  if (range === "all") return { startTs: 0, fidelity: allRangeFidelity(tradingStartsAtS, nowS), walkBackTo: tradingStartsAtS };
-  const spec = RANGE_SPECS[range];
-  return { startTs: Math.max(0, nowS - spec.spanS), fidelity: spec.fidelity };
-}
-
-const nowMinute = () => Math.floor(Date.now() / 60_000) * 60;
+import { PriceChartFrame } from "./price-chart-frame";
 
 const timeLabel = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
 const tickFormats = [
@@ -27,6 +18,16 @@ const tickFormats = [
   new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" }),
   new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
 ];
+
+/** Four time labels inside the SVG's span (not at its edges, where a centred label would be cut). */
+function timeTicks(first: number, last: number) {
+  const span = last - first;
+  const fmt = span > 60 * 86400 ? tickFormats[1] : span > 2 * 86400 ? tickFormats[2] : tickFormats[3];
+  return [0.1, 0.37, 0.63, 0.9].map((f) => {
+    const t = first + f * span;
+    return { t, label: fmt.format(new Date(t * 1000)) };
+  });
+}
 
 function themeColors(dark: boolean) {
   return dark
@@ -42,6 +43,8 @@ export function PriceChart({
   range,
   onRangeChange,
   notTradingYet,
+  initialNowS,
+  rangeHref,
 }: {
   slug: string;
   outcomeId: string;
@@ -50,9 +53,12 @@ export function PriceChart({
   range: ChartRange;
   onRangeChange: (r: ChartRange) => void;
   notTradingYet?: boolean;
+  /** The server's clock minute, so the first query key is the one the server filled. */
+  initialNowS?: number;
+  rangeHref?: (r: ChartRange) => string;
 }) {
   const startS = Math.floor(new Date(tradingStartsAt).getTime() / 1000);
-  const [nowS, setNowS] = useState(nowMinute);
+  const [nowS, setNowS] = useState(() => initialNowS ?? nowMinute());
   const history = useQuery({ ...priceHistoryOptions(slug, outcomeId, historyRange(range, startS, nowS)), enabled: !notTradingYet });
   const points = history.data ?? [];
 
@@ -60,26 +66,14 @@ export function PriceChart({
   const chart = useRef<IChartApi | null>(null);
   const series = useRef<ISeriesApi<"Area"> | null>(null);
   const [ready, setReady] = useState(false);
-  const [inView, setInView] = useState(false);
+  const [wanted, setWanted] = useState(false);
   const [hover, setHover] = useState<{ t: number; p: number } | null>(null);
+  const want = () => setWanted(true);
+  const pointsRef = useRef(points);
+  pointsRef.current = points;
 
   useEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (!entries.some((e) => e.isIntersecting)) return;
-        setInView(true);
-        observer.disconnect();
-      },
-      { rootMargin: "200px" },
-    );
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-
-  useEffect(() => {
-    if (!inView) return;
+    if (!wanted) return;
     let disposed = false;
     const media = window.matchMedia("(prefers-color-scheme: dark)");
     let applyTheme = () => {};
@@ -125,6 +119,9 @@ export function PriceChart({
       });
       chart.current = c;
       series.current = s;
+      // Drawn before the SVG steps back, so the box is never blank.
+      s.setData(pointsRef.current.map((pt) => ({ time: pt.t as UTCTimestamp, value: pt.p })));
+      c.timeScale().fitContent();
       setReady(true);
     });
     return () => {
@@ -134,7 +131,7 @@ export function PriceChart({
       chart.current = null;
       series.current = null;
     };
-  }, [inView]);
+  }, [wanted]);
 
   useEffect(() => {
     if (!ready || !series.current) return;
@@ -142,96 +139,30 @@ export function PriceChart({
     chart.current?.timeScale().fitContent();
   }, [ready, points]);
 
-  const latest = points.at(-1);
-  const shown = hover ?? (latest ? { t: latest.t, p: latest.p } : null);
-  const first = points[0];
-  const change = first && latest ? latest.p - first.p : 0;
-
+  const shown = hover ?? points.at(-1);
+  const t0 = points[0]?.t;
+  const t1 = points.at(-1)?.t;
   return (
-    <section aria-labelledby="chart-heading" className="rounded-xl border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div>
-          <h2 id="chart-heading" className="text-sm font-medium text-zinc-600 dark:text-zinc-400">
-            Price history · {outcomeName}
-          </h2>
-          <p className="mt-0.5 flex items-baseline gap-2" data-testid="chart-legend" aria-live="off">
-            <span className="tabular text-2xl font-semibold" data-testid="chart-price">
-              {shown ? formatCents(shown.p) : "–"}
-            </span>
-            {shown && (
-              <span className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="chart-time">
-                {timeLabel.format(new Date(shown.t * 1000))}
-              </span>
-            )}
-            {!hover && first && latest && points.length > 1 && (
-              <span className={cn("tabular text-xs font-medium", change >= 0 ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400")}>
-                {change >= 0 ? "▲" : "▼"} {formatCents(Math.abs(change))} in range
-              </span>
-            )}
-          </p>
-        </div>
-        <div role="group" aria-label="Chart range" className="flex rounded-lg bg-zinc-100 p-0.5 dark:bg-zinc-800">
-          {CHART_RANGES.map((r) => (
-            <button
-              key={r}
-              type="button"
-              aria-pressed={r === range}
-              onClick={() => {
-                setNowS(nowMinute());
-                onRangeChange(r);
-              }}
-              className={cn(
-                "rounded-md px-2.5 py-1 text-xs font-semibold tabular",
-                r === range
-                  ? "bg-white text-zinc-900 shadow-sm dark:bg-zinc-950 dark:text-white"
-                  : "text-zinc-600 hover:text-zinc-900 dark:text-zinc-300 dark:hover:text-white",
-              )}
-            >
-              {RANGE_LABELS[r]}
-            </button>
-          ))}
-        </div>
-      </div>
-      <div className="relative mt-3 h-56 sm:h-72">
-        <div
-          ref={box}
-          role="img"
-          aria-label={latest ? `Price chart of ${outcomeName}: ${points.length} points, latest ${formatCents(latest.p)}` : `Price chart of ${outcomeName}`}
-          data-testid="price-chart"
-          className={cn("absolute inset-0", history.isPlaceholderData && "opacity-60")}
-        />
-        {(notTradingYet || (history.isSuccess && !history.isPlaceholderData && points.length === 0)) && (
-          <div
-            data-testid="chart-empty"
-            className="pointer-events-none absolute inset-0 z-10 flex flex-col items-center justify-center gap-1 text-center text-sm text-zinc-600 dark:text-zinc-400"
-          >
-            <p className="font-medium text-zinc-800 dark:text-zinc-200">{notTradingYet ? "Trading has not started yet" : "No trades in this range"}</p>
-            {!notTradingYet && range !== "all" && (
-              <Button size="sm" variant="secondary" className="pointer-events-auto" onClick={() => onRangeChange("all")}>
-                Show all history
-              </Button>
-            )}
-          </div>
-        )}
-        {history.isError && !history.data && (
-          <div role="alert" className="absolute inset-0 z-10 flex flex-col items-center justify-center gap-2 text-sm">
-            <p>Couldn’t load the price history.</p>
-            <Button size="sm" onClick={() => history.refetch()}>
-              Retry
-            </Button>
-          </div>
-        )}
-        {history.isPending && !notTradingYet && (
-          <div aria-hidden="true" className="absolute inset-0 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-800/60" />
-        )}
-      </div>
-      {/* Attribution outside the role="img" box, which must not contain links. */}
-      <p className="mt-2 text-right text-[11px] text-zinc-600 dark:text-zinc-400">
-        Chart by{" "}
-        <a href="https://www.tradingview.com/lightweight-charts/" className="underline underline-offset-2" rel="noopener noreferrer" target="_blank">
-          TradingView Lightweight Charts™
-        </a>
-      </p>
-    </section>
+    <PriceChartFrame
+      outcomeName={outcomeName}
+      range={range}
+      points={points}
+      hover={hover}
+      shownTime={shown ? timeLabel.format(new Date(shown.t * 1000)) : undefined}
+      timeTicks={t0 !== undefined && t1 !== undefined ? timeTicks(t0, t1) : undefined}
+      pending={history.isPending}
+      stale={history.isPlaceholderData}
+      notTradingYet={notTradingYet}
+      empty={history.isSuccess && !history.isPlaceholderData && points.length === 0}
+      error={history.isError && !history.data ? { onRetry: () => void history.refetch() } : null}
+      rangeHref={rangeHref}
+      onRangeChange={(r) => {
+        setNowS(nowMinute());
+        onRangeChange(r);
+      }}
+      canvas={<div ref={box} className="absolute inset-0" data-testid="price-chart-canvas" />}
+      canvasReady={ready}
+      boxProps={{ onPointerEnter: want, onPointerDown: want, onTouchStart: want }}
+    />
   );
 }

@@ -26,19 +26,24 @@ test("market page – the first response holds the whole market: no streamed fal
   expect(html).not.toContain("<!--$?-->"); // a Suspense boundary still pending when the shell was sent
   expect(html).not.toContain("Loading market");
   expect(html).toMatch(new RegExp(`<h1[^>]*>(<[^>]*>)*[^<]*${m.token}`)); // the question, as HTML
+  // The chart (as an SVG area) and the book are in it too, not left for the browser to fetch.
+  expect(html).toMatch(/data-testid="price-chart-svg"[\s\S]*<path d="M[\d.,]+L/);
+  expect(html).toContain('data-testid="order-book"');
 });
 
-test("market page – nothing moves while it loads, hydrates, draws the chart and goes live (CLS 0)", async ({ page, sql }) => {
+test("market page – nothing moves while it loads, hydrates, swaps in the live view, goes live and draws the interactive chart (CLS 0)", async ({
+  page,
+  sql,
+}) => {
   const m = await makeFullMarket(sql);
   const shifts = await watchShifts(page);
   await page.goto(`/markets/${m.slug}`);
+  await expect(page.locator('[data-live="on"]')).toBeAttached();
   await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible({ timeout: 30_000 });
-  await expect(
-    page
-      .getByRole("img", { name: /Price chart of/ })
-      .locator("canvas")
-      .first(),
-  ).toBeVisible({ timeout: 30_000 });
+  const chart = page.getByRole("img", { name: /Price chart of/ });
+  await expect(chart.getByTestId("price-chart-svg")).toBeVisible();
+  await chart.hover(); // the canvas chart loads on the pointer and draws over the SVG
+  await expect(chart.locator("canvas").first()).toBeVisible({ timeout: 30_000 });
   await page.waitForTimeout(500);
   expect(await shifts()).toEqual([]);
 });

@@ -2,6 +2,7 @@ import type postgres from "postgres";
 import type { Page } from "@playwright/test";
 import { test, expect, apiBook, apiMarket, fmtInt } from "./helpers";
 import { allRangeFidelity, RANGE_SPECS } from "@/lib/ui/chart-ranges";
+import { defaultOutcomeId } from "@/lib/ui/market-view";
 import { addTrades, makeMarket } from "../support/markets";
 
 const cents = (p: number | string) => `${(Number(p) * 100).toFixed(1)}¢`;
@@ -120,6 +121,40 @@ test.describe("market page", () => {
     await expect(page).not.toHaveURL(/outcome=/);
   });
 
+  test("market page – a click on an outcome while the live view is still loading is not lost", async ({ page, request }) => {
+    const m = (await (await request.get("/v1/markets?sortBy=VOLUME&limit=1")).json()).markets[0];
+    const market = await apiMarket(request, m.slug);
+    const second = market.outcomes.find((o) => o.id !== defaultOutcomeId(market))!; // one the page does not show yet
+    // Hold back the live view's chunk (the one that exports MarketLive) until the click is made.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let asked!: () => void;
+    const liveAsked = new Promise<void>((r) => (asked = r));
+    const tab = await page.context().newPage(); // a page whose goto does not wait for the live view
+    await tab.route("**/_next/static/chunks/*.js", async (route) => {
+      const response = await route.fetch();
+      const body = await response.body();
+      if (body.includes('"MarketLive"')) {
+        asked();
+        await released;
+      }
+      await route.fulfill({ response, body });
+    });
+    await tab.goto(`/markets/${m.slug}`, { waitUntil: "commit" }); // "load" would wait for the held chunks
+    await liveAsked; // hydrated: LiveSwap has asked for the live view
+    await expect(tab.locator('[data-live="pending"]')).toBeAttached();
+    await tab
+      .getByTestId("outcome-list")
+      .getByRole("button", { name: new RegExp(`^${second.name}`) })
+      .click();
+    await expect(tab).toHaveURL(new RegExp(`outcome=${second.id}`));
+    release();
+    await expect(tab.locator('[data-live="on"]')).toBeAttached();
+    await expect(tab.getByRole("heading", { name: `Order book · ${second.name}` })).toBeVisible();
+    await expect(tab.getByTestId("outcome-list").getByRole("button", { name: new RegExp(`^${second.name}`) })).toHaveAttribute("aria-pressed", "true");
+    await tab.close();
+  });
+
   test("market page – the ladder's prices, shares and cumulative depth equal the /v1 order book", async ({ page, request, sql }) => {
     const [m] = await sql`
       SELECT m.slug FROM markets m WHERE m.status = 'ACTIVE' AND m.type = 'BINARY' AND m.external_source IS NULL AND m.total_liquidity > 0
@@ -226,6 +261,19 @@ test.describe("market page", () => {
     await page.getByTestId("chart-empty").getByRole("button", { name: "Show all history" }).click();
     await expect(page).toHaveURL(/range=all/);
     await expect(page.getByTestId("chart-empty")).toHaveCount(0);
+  });
+
+  test("market page – the chart is an SVG until the pointer comes, then the canvas chart loads over it", async ({ page, sql }) => {
+    const created = await createMarket(sql, { trades: 300, days: 5 });
+    await page.goto(`/markets/${created.slug}?range=all`);
+    const chart = page.getByTestId("price-chart");
+    await expect(chart).toHaveAttribute("aria-label", /points, latest 69\.9¢/);
+    await expect(chart.getByTestId("price-chart-svg").locator("path")).toHaveCount(2); // area and line
+    await page.waitForLoadState("networkidle");
+    await expect(chart.locator("canvas")).toHaveCount(0); // nobody pointed at it: lightweight-charts not loaded
+    await chart.hover();
+    await expect(chart.locator("canvas").first()).toBeVisible();
+    await expect(chart.getByTestId("price-chart-svg")).toHaveCount(0); // the canvas draws alone
   });
 
   test("market page – the crosshair shows the price and time under the pointer", async ({ page, sql }) => {

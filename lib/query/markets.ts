@@ -6,7 +6,7 @@ import { marketKeys } from "./keys";
 import type { MarketDetail, MarketListQuery, MarketListResponse, OrderBook, PriceHistory, PricePoint } from "@/lib/markets/schemas";
 import type { SubCategories } from "@/lib/ui/sub-categories";
 import { queryToApiSearch } from "@/lib/ui/list-params";
-import { ALL_RANGE_MAX_REQUESTS } from "@/lib/ui/chart-ranges";
+import { ALL_RANGE_MAX_REQUESTS, type HistoryRange } from "@/lib/ui/chart-ranges";
 import { LIST_REFRESH_MS } from "@/lib/markets/constants";
 
 export class HttpError extends Error {
@@ -68,13 +68,6 @@ export const orderBookOptions = (slug: string, outcomeId: string) =>
     queryKey: marketKeys.orderBook(slug, outcomeId),
     queryFn: ({ signal }) => getJson<OrderBook>(`/v1/markets/slug/${enc(slug)}/orderbook?outcomeId=${enc(outcomeId)}`, signal),
   });
-
-export interface HistoryRange {
-  startTs: number;
-  fidelity: number;
-  /** "All": keep walking back with smaller endTs while the start looks cut by the trade cap. */
-  walkBackTo?: number;
-}
 
 function historyUrl(slug: string, outcomeId: string, q: { startTs: number; endTs?: number; fidelity: number }) {
   const p = new URLSearchParams({ outcomeId, startTs: String(q.startTs), fidelity: String(q.fidelity) });

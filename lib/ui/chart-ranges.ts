@@ -30,3 +30,20 @@ export function parseRange(v: string | null | undefined): ChartRange {
 
 /** Max requests the "All" range makes while walking back past the 1,000-trade cap. */
 export const ALL_RANGE_MAX_REQUESTS = 10;
+
+/** The history request of a range: startTs and bucket size; "All" also walks back to the market's start. */
+export interface HistoryRange {
+  startTs: number;
+  fidelity: number;
+  /** "All": keep walking back with smaller endTs while the start looks cut by the trade cap. */
+  walkBackTo?: number;
+}
+
+export function historyRange(range: ChartRange, tradingStartsAtS: number, nowS: number): HistoryRange {
+  if (range === "all") return { startTs: 0, fidelity: allRangeFidelity(tradingStartsAtS, nowS), walkBackTo: tradingStartsAtS };
+  const spec = RANGE_SPECS[range];
+  return { startTs: Math.max(0, nowS - spec.spanS), fidelity: spec.fidelity };
+}
+
+/** Now in unix seconds, rounded down to the minute: a range's startTs (and its query key) holds for a minute. */
+export const nowMinute = () => Math.floor(Date.now() / 60_000) * 60;

@@ -20,3 +20,8 @@ export function marketSearch(params: { outcome?: string; range: ChartRange }, de
   const s = p.toString();
   return s ? `?${s}` : "";
 }
+
+/** The market page's URL for a view: the path plus marketSearch against the market's default outcome. */
+export function marketHref(path: string, market: Pick<MarketDetail, "type" | "outcomes">, view: { outcome?: string; range: ChartRange }) {
+  return `${path}${marketSearch(view, { outcome: defaultOutcomeId(market) })}`;
+}

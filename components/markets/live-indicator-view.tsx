@@ -1,11 +1,11 @@
-"use client";
-// Shows whether push updates are flowing: a green dot when connected, amber while reconnecting.
-import { useRealtimeStatus } from "@/lib/realtime/use-market-channel";
+// Whether push updates are flowing, as a pill: a green dot when connected, amber otherwise. No hooks:
+// the server renders it "Connecting…", LiveIndicator follows the socket.
+import type { RealtimeStatus } from "@/lib/realtime/client";
 
 const LABELS = { connected: "Live", reconnecting: "Reconnecting…", connecting: "Connecting…" } as const;
 
-export function LiveIndicator({ className = "" }: { className?: string }) {
-  const status = useRealtimeStatus();
+/** The pill for a given state (the server renders "Connecting…"; the live view follows the socket). */
+export function LiveIndicatorView({ status, className = "" }: { status: RealtimeStatus; className?: string }) {
   const live = status === "connected";
   return (
     <span

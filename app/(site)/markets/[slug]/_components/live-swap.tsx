@@ -1,0 +1,39 @@
+"use client";
+// The one client component of the market page's first load (well under 1 kB): shows the server-rendered
+// market, imports the live view (react-query, push channels, chart) right after hydration and swaps it
+// in. Both render the same markup from the same data (market-body.tsx), so the swap moves nothing.
+// html[data-hydrated] waits for the swap: the page is fully interactive once the live view is in.
+import { useEffect, useState } from "react";
+import type { DehydratedState } from "@tanstack/react-query";
+
+type Live = typeof import("./market-live").MarketLive;
+
+export function LiveSwap({ slug, state, nowS, children }: { slug: string; state: DehydratedState; nowS: number; children: React.ReactNode }) {
+  const [Live, setLive] = useState<Live | null>(null);
+  useEffect(() => {
+    let on = true;
+    void import("./market-live").then((m) => on && setLive(() => m.MarketLive));
+    return () => {
+      on = false;
+    };
+  }, []);
+  useEffect(() => {
+    if (Live) {
+      document.documentElement.dataset.hydrated = "true";
+      return;
+    }
+    // Until the live view is in, a click on an outcome or a chart range still chooses it: its URL
+    // (data-href) is pushed now, and the live view reads the view from the URL when it mounts.
+    const onClick = (e: MouseEvent) => {
+      const href = e.target instanceof Element ? e.target.closest<HTMLElement>("[data-live] [data-href]")?.dataset.href : undefined;
+      if (href) window.history.pushState(null, "", href);
+    };
+    document.addEventListener("click", onClick);
+    return () => document.removeEventListener("click", onClick);
+  }, [Live]);
+  return (
+    <div data-live={Live ? "on" : "pending"} className="contents">
+      {Live ? <Live slug={slug} state={state} nowS={nowS} /> : children}
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+// The market page's layout, shared by the server-rendered page and the live view: header, status row,
+// resolution, chart, outcomes, description, comments, book and traders. The parts that differ between
+// the two (chart, book, live status) come in as slots; no hooks, so the server renders it as it is.
+import type { MarketDetail } from "@/lib/markets/schemas";
+import { OutcomeList } from "@/components/markets/outcome-list";
+import { TopTraders } from "@/components/markets/top-traders";
+import { Comments } from "@/components/markets/comments";
+import { MarketHeader } from "./market-header";
+import { ResolutionPanel } from "./resolution-panel";
+
+export function MarketBody({
+  market,
+  outcomeId,
+  status,
+  chart,
+  book,
+  onSelect,
+  hrefFor,
+}: {
+  market: MarketDetail;
+  outcomeId: string | undefined;
+  status: React.ReactNode;
+  chart: React.ReactNode;
+  book: React.ReactNode;
+  onSelect?: (id: string) => void;
+  hrefFor?: (id: string) => string;
+}) {
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-col gap-2">
+        <MarketHeader market={market} />
+        <div className="flex justify-end">{status}</div>
+      </div>
+      <ResolutionPanel market={market} />
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_380px]">
+        <div className="flex min-w-0 flex-col gap-6">
+          {chart}
+          <OutcomeList outcomes={market.outcomes} selectedId={outcomeId} winningId={market.winning_outcome_id} onSelect={onSelect} hrefFor={hrefFor} />
+          {market.description && (
+            <section aria-labelledby="about-heading">
+              <h2 id="about-heading" className="mb-2 font-semibold">
+                About this market
+              </h2>
+              <p className="whitespace-pre-line text-sm leading-relaxed text-zinc-700 dark:text-zinc-300" data-testid="market-description">
+                {market.description}
+              </p>
+            </section>
+          )}
+          <div className="hidden lg:block">
+            <Comments comments={market.comments} />
+          </div>
+        </div>
+        <aside aria-label="Order book and traders" className="flex min-w-0 flex-col gap-6">
+          {book}
+          <TopTraders traders={market.top_traders} />
+        </aside>
+        <div className="lg:hidden">
+          <Comments comments={market.comments} />
+        </div>
+      </div>
+    </div>
+  );
+}

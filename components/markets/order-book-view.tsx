@@ -1,0 +1,155 @@
+// The order book of one outcome as a price ladder: asks above, bids below, spread and midpoint between.
+// No hooks: the server renders it with the book it read, the live view with react-query's.
+import type { OrderBook } from "@/lib/markets/schemas";
+import { buildLadder, type LadderRow } from "@/lib/ui/ladder";
+import { formatCents, formatShares } from "@/lib/ui/format";
+import { cn } from "@/lib/ui/cn";
+import { Button } from "@/components/ui/button";
+import { Skeleton } from "@/components/ui/skeleton";
+
+function Row({ row, side, max }: { row: LadderRow; side: "ask" | "bid"; max: number }) {
+  const width = max > 0 ? (row.cumulative / max) * 100 : 0;
+  return (
+    <tr
+      data-testid={`${side}-row`}
+      className={cn(
+        "text-sm tabular",
+        side === "ask" ? "[--bar:rgb(244_63_94/0.13)] dark:[--bar:rgb(244_63_94/0.2)]" : "[--bar:rgb(16_185_129/0.13)] dark:[--bar:rgb(16_185_129/0.2)]",
+      )}
+      // Depth bar: cumulative shares relative to the deepest side, drawn from the right edge.
+      style={{ backgroundImage: `linear-gradient(to left, var(--bar) ${width}%, transparent ${width}%)` }}
+    >
+      <td className={cn("py-1 pl-3 font-semibold", side === "ask" ? "text-rose-700 dark:text-rose-400" : "text-emerald-700 dark:text-emerald-400")}>
+        {formatCents(row.price)}
+      </td>
+      <td className="py-1 text-right">{formatShares(row.shares)}</td>
+      <td className="py-1 pr-3 text-right text-zinc-600 dark:text-zinc-400">{formatShares(row.cumulative)}</td>
+    </tr>
+  );
+}
+
+export function OrderBookView({
+  outcomeName,
+  venue,
+  book,
+  stale,
+  error,
+}: {
+  outcomeName: string;
+  venue: string | null;
+  book: OrderBook | undefined;
+  stale?: boolean;
+  error?: { message: string; onRetry: () => void } | null;
+}) {
+  const ladder = book ? buildLadder(book) : null;
+
+  return (
+    <section aria-labelledby="book-heading" className="rounded-xl border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
+      <div className="flex flex-wrap items-baseline justify-between gap-2 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
+        <h2 id="book-heading" className="font-semibold">
+          Order book <span className="font-normal text-zinc-600 dark:text-zinc-400">· {outcomeName}</span>
+        </h2>
+        {venue && (
+          <p data-testid="book-venue" className="text-xs text-zinc-600 dark:text-zinc-400">
+            Book mirrored from {venue}
+          </p>
+        )}
+      </div>
+      {error && !book ? (
+        <div role="alert" className="flex flex-col items-center gap-2 px-4 py-8 text-center text-sm">
+          <p>Couldn’t load the order book: {error.message}</p>
+          <Button size="sm" onClick={error.onRetry}>
+            Retry
+          </Button>
+        </div>
+      ) : !ladder ? (
+        <div className="space-y-2 p-4" aria-busy="true">
+          <p role="status" className="sr-only">
+            Loading order book
+          </p>
+          {Array.from({ length: 8 }, (_, i) => (
+            <Skeleton key={i} className="h-5 w-full" />
+          ))}
+        </div>
+      ) : (
+        <div className={cn("overflow-hidden", stale && "opacity-60")}>
+          <table className="w-full border-collapse" data-testid="order-book">
+            <caption className="sr-only">Order book for {outcomeName}: asks above the spread, bids below</caption>
+            <thead>
+              <tr className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">
+                <th scope="col" className="py-2 pl-3 text-left font-medium">
+                  Price
+                </th>
+                <th scope="col" className="py-2 text-right font-medium">
+                  Shares
+                </th>
+                <th scope="col" className="py-2 pr-3 text-right font-medium">
+                  Total
+                </th>
+              </tr>
+            </thead>
+            <tbody data-testid="asks">
+              {ladder.hiddenAsks > 0 && (
+                <tr>
+                  <td colSpan={3} className="px-3 py-1 text-xs text-zinc-500 dark:text-zinc-400">
+                    +{ladder.hiddenAsks} higher asks
+                  </td>
+                </tr>
+              )}
+              {ladder.asks.length === 0 ? (
+                <tr>
+                  <td colSpan={3} className="px-3 py-4 text-center text-sm text-zinc-600 dark:text-zinc-400">
+                    No asks – nobody is selling {outcomeName} right now
+                  </td>
+                </tr>
+              ) : (
+                ladder.asks.map((r) => <Row key={r.price} row={r} side="ask" max={ladder.maxCumulative} />)
+              )}
+            </tbody>
+            <tbody>
+              <tr
+                data-testid="spread-row"
+                className="border-y border-zinc-200 bg-zinc-50 text-xs text-zinc-700 dark:border-zinc-800 dark:bg-zinc-950/60 dark:text-zinc-300"
+              >
+                <td colSpan={3} className="px-3 py-1.5">
+                  <div className="flex justify-between gap-2 tabular">
+                    <span>
+                      Spread{" "}
+                      <strong data-testid="spread" className="font-semibold">
+                        {ladder.spread !== undefined ? formatCents(ladder.spread) : "–"}
+                      </strong>
+                    </span>
+                    <span>
+                      Midpoint{" "}
+                      <strong data-testid="midpoint" className="font-semibold">
+                        {ladder.midpoint !== undefined ? formatCents(ladder.midpoint) : "–"}
+                      </strong>
+                    </span>
+                  </div>
+                </td>
+              </tr>
+            </tbody>
+            <tbody data-testid="bids">
+              {ladder.bids.length === 0 ? (
+                <tr>
+                  <td colSpan={3} className="px-3 py-4 text-center text-sm text-zinc-600 dark:text-zinc-400">
+                    No bids – nobody is buying {outcomeName} right now
+                  </td>
+                </tr>
+              ) : (
+                ladder.bids.map((r) => <Row key={r.price} row={r} side="bid" max={ladder.maxCumulative} />)
+              )}
+              {ladder.hiddenBids > 0 && (
+                <tr>
+                  <td colSpan={3} className="px-3 py-1 text-xs text-zinc-500 dark:text-zinc-400">
+                    +{ladder.hiddenBids} lower bids
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

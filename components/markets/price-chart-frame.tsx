@@ -1,0 +1,220 @@
+// The price chart's frame, shared by the server-rendered page and the live view: heading, legend,
+// range buttons and the chart box, which always holds the history as an SVG area (drawn on the
+// server, so the chart is in the first paint without JavaScript). The live view lays the interactive
+// lightweight-charts canvas over it once the reader points at or touches the chart.
+// No hooks here: a server component on the server, part of the live chunk in the browser.
+import type { PricePoint } from "@/lib/markets/schemas";
+import { CHART_RANGES, RANGE_LABELS, type ChartRange } from "@/lib/ui/chart-ranges";
+import { formatCents } from "@/lib/ui/format";
+import { cn } from "@/lib/ui/cn";
+import { Button } from "@/components/ui/button";
+
+/** Plot margins as the canvas chart's (scaleMargins top 0.1, bottom 0.08), so the two draw alike. */
+const TOP = 0.1;
+const BOTTOM = 0.08;
+const W = 1000;
+const H = 300;
+const STEPS = [0.005, 0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25];
+
+/** The y range of the points (a flat line gets a little room) and 3–5 price ticks inside it. */
+export function priceScale(points: PricePoint[]) {
+  let lo = Math.min(...points.map((p) => p.p));
+  let hi = Math.max(...points.map((p) => p.p));
+  if (hi - lo < 0.01) {
+    lo = Math.max(0, lo - 0.02);
+    hi = Math.min(1, hi + 0.02);
+  }
+  const span = hi - lo || 1;
+  const step = STEPS.find((s) => span / s <= 4) ?? 0.25;
+  const ticks: number[] = [];
+  for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + 1e-9; v += step) ticks.push(Math.round(v * 1000) / 1000);
+  /** y as a fraction of the box height, 0 at the top. */
+  const y = (p: number) => TOP + ((hi - p) / span) * (1 - TOP - BOTTOM);
+  return { ticks, y };
+}
+
+export function areaPaths(points: PricePoint[]) {
+  if (points.length === 0) return null;
+  const { y } = priceScale(points);
+  const t0 = points[0].t;
+  const t1 = points.at(-1)?.t ?? t0;
+  const x = (t: number) => (t1 > t0 ? ((t - t0) / (t1 - t0)) * W : 0);
+  const xy = points.map((p) => `${x(p.t).toFixed(1)},${(y(p.p) * H).toFixed(1)}`);
+  // One point is a level line across the box.
+  if (points.length === 1) xy.push(`${W},${xy[0].split(",")[1]}`);
+  const line = `M${xy.join("L")}`;
+  return { line, area: `${line}L${W},${H}L0,${H}Z` };
+}
+
+/** The history as a filled line with price gridlines; time labels only where the reader's clock is known. */
+export function AreaSvg({ points, timeTicks }: { points: PricePoint[]; timeTicks?: { t: number; label: string }[] }) {
+  const paths = areaPaths(points);
+  if (!paths) return null;
+  const { ticks, y } = priceScale(points);
+  const t0 = points[0].t;
+  const t1 = points.at(-1)?.t ?? t0;
+  return (
+    <div aria-hidden="true" className="absolute inset-0 text-indigo-600 dark:text-indigo-400" data-testid="price-chart-svg">
+      {/* The plot leaves the canvas chart's gutters: prices on the right, times along the bottom. */}
+      <div className="absolute top-0 right-14 bottom-6 left-0">
+        <svg aria-hidden="true" viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" className="size-full overflow-visible">
+          <defs>
+            <linearGradient id="price-area-fill" x1="0" x2="0" y1="0" y2="1">
+              <stop offset="0" stopColor="currentColor" stopOpacity="0.25" />
+              <stop offset="1" stopColor="currentColor" stopOpacity="0.02" />
+            </linearGradient>
+          </defs>
+          {ticks.map((v) => (
+            <line key={v} x1="0" x2={W} y1={y(v) * H} y2={y(v) * H} className="stroke-zinc-100 dark:stroke-zinc-800" vectorEffect="non-scaling-stroke" />
+          ))}
+          <path d={paths.area} fill="url(#price-area-fill)" />
+          <path d={paths.line} fill="none" stroke="currentColor" strokeWidth="2" vectorEffect="non-scaling-stroke" strokeLinejoin="round" />
+        </svg>
+        {t1 > t0 &&
+          timeTicks?.map(({ t, label }) => (
+            <span
+              key={t}
+              className="tabular absolute top-full -translate-x-1/2 pt-1 text-[11px] whitespace-nowrap text-zinc-600 dark:text-zinc-400"
+              style={{ left: `${((t - t0) / (t1 - t0)) * 100}%` }}
+            >
+              {label}
+            </span>
+          ))}
+      </div>
+      <div className="absolute top-0 right-0 bottom-6 w-13">
+        {ticks.map((v) => (
+          <span key={v} className="tabular absolute right-0 -translate-y-1/2 text-[11px] text-zinc-600 dark:text-zinc-400" style={{ top: `${y(v) * 100}%` }}>
+            {formatCents(v)}
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+export interface ChartFrameProps {
+  outcomeName: string;
+  range: ChartRange;
+  points: PricePoint[];
+  /** The point under the crosshair (live view), else the legend shows the latest. */
+  hover?: { t: number; p: number } | null;
+  /** The legend's time text of the shown point, in the reader's clock (live view only). */
+  shownTime?: string;
+  pending?: boolean;
+  stale?: boolean;
+  notTradingYet?: boolean;
+  /** No trades in the range (the fetch answered and it is empty). */
+  empty?: boolean;
+  error?: { onRetry: () => void } | null;
+  onRangeChange?: (r: ChartRange) => void;
+  /** The page's URL with this range (data-href: a click before the live view is in still counts, live-swap.tsx). */
+  rangeHref?: (r: ChartRange) => string;
+  /** Time labels under the SVG (live view: the reader's time zone). */
+  timeTicks?: { t: number; label: string }[];
+  /** The interactive layer over the SVG, and the handlers that ask for it. */
+  canvas?: React.ReactNode;
+  boxProps?: React.HTMLAttributes<HTMLDivElement>;
+  /** The interactive chart is drawn: the SVG steps back. */
+  canvasReady?: boolean;
+}
+
+export function PriceChartFrame(props: ChartFrameProps) {
+  const { outcomeName, range, points, hover, shownTime, pending, stale, notTradingYet, empty, error, onRangeChange, canvas, canvasReady } = props;
+  const latest = points.at(-1);
+  const shown = hover ?? latest ?? null;
+  const first = points[0];
+  const change = first && latest ? latest.p - first.p : 0;
+  return (
+    <section aria-labelledby="chart-heading" className="rounded-xl border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h2 id="chart-heading" className="text-sm font-medium text-zinc-600 dark:text-zinc-400">
+            Price history · {outcomeName}
+          </h2>
+          <p className="mt-0.5 flex items-baseline gap-2" data-testid="chart-legend" aria-live="off">
+            <span className="tabular text-2xl font-semibold" data-testid="chart-price">
+              {shown ? formatCents(shown.p) : "–"}
+            </span>
+            {!hover && first && latest && points.length > 1 && (
+              <span className={cn("tabular text-xs font-medium", change >= 0 ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400")}>
+                {change >= 0 ? "▲" : "▼"} {formatCents(Math.abs(change))} in range
+              </span>
+            )}
+            {/* Last in the row: it appears with the live view (the reader's clock), moving nothing. */}
+            {shown && shownTime && (
+              <span className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="chart-time">
+                {shownTime}
+              </span>
+            )}
+          </p>
+        </div>
+        <div role="group" aria-label="Chart range" className="flex rounded-lg bg-zinc-100 p-0.5 dark:bg-zinc-800">
+          {CHART_RANGES.map((r) => (
+            <button
+              key={r}
+              type="button"
+              aria-pressed={r === range}
+              data-href={props.rangeHref?.(r)}
+              onClick={onRangeChange && (() => onRangeChange(r))}
+              className={cn(
+                "rounded-md px-2.5 py-1 text-xs font-semibold tabular",
+                r === range
+                  ? "bg-white text-zinc-900 shadow-sm dark:bg-zinc-950 dark:text-white"
+                  : "text-zinc-600 hover:text-zinc-900 dark:text-zinc-300 dark:hover:text-white",
+              )}
+            >
+              {RANGE_LABELS[r]}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className="relative mt-3 h-56 sm:h-72">
+        <div
+          {...props.boxProps}
+          role="img"
+          aria-label={latest ? `Price chart of ${outcomeName}: ${points.length} points, latest ${formatCents(latest.p)}` : `Price chart of ${outcomeName}`}
+          data-testid="price-chart"
+          className={cn("absolute inset-0", stale && "opacity-60")}
+        >
+          {!canvasReady && <AreaSvg points={points} timeTicks={props.timeTicks} />}
+          {canvas}
+        </div>
+        {(notTradingYet || empty) && (
+          <div
+            data-testid="chart-empty"
+            className="pointer-events-none absolute inset-0 z-10 flex flex-col items-center justify-center gap-1 text-center text-sm text-zinc-600 dark:text-zinc-400"
+          >
+            <p className="font-medium text-zinc-800 dark:text-zinc-200">{notTradingYet ? "Trading has not started yet" : "No trades in this range"}</p>
+            {!notTradingYet && range !== "all" && (
+              <Button
+                size="sm"
+                variant="secondary"
+                className="pointer-events-auto"
+                data-href={props.rangeHref?.("all")}
+                onClick={onRangeChange && (() => onRangeChange("all"))}
+              >
+                Show all history
+              </Button>
+            )}
+          </div>
+        )}
+        {error && (
+          <div role="alert" className="absolute inset-0 z-10 flex flex-col items-center justify-center gap-2 text-sm">
+            <p>Couldn’t load the price history.</p>
+            <Button size="sm" onClick={error.onRetry}>
+              Retry
+            </Button>
+          </div>
+        )}
+        {pending && !notTradingYet && <div aria-hidden="true" className="absolute inset-0 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-800/60" />}
+      </div>
+      {/* Attribution outside the role="img" box, which must not contain links. */}
+      <p className="mt-2 text-right text-[11px] text-zinc-600 dark:text-zinc-400">
+        Chart by{" "}
+        <a href="https://www.tradingview.com/lightweight-charts/" className="underline underline-offset-2" rel="noopener noreferrer" target="_blank">
+          TradingView Lightweight Charts™
+        </a>
+      </p>
+    </section>
+  );
+}
