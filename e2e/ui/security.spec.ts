@@ -40,6 +40,7 @@ test("CSP – the list, a market page (chart and live socket) and /docs work wit
   await page.goto(`/markets/${m.slug}`);
   await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible({ timeout: 30_000 });
   const chart = page.getByRole("img", { name: /Price chart of Yes/ });
+  await chart.hover(); // the canvas chart loads on the pointer
   await expect(chart.locator("canvas").first()).toBeVisible({ timeout: 30_000 });
 
   await page.goto("/docs");
