@@ -46,10 +46,15 @@ export default async function MarketPage({ params, searchParams }: Props) {
   // several requests in the browser, so the server leaves it to the live view.
   const queryClient = getQueryClient();
   queryClient.setQueryData(marketDetailOptions(slug).queryKey, market);
+  // Book and history are extras: if either cannot be read (the database is away and memory has none),
+  // the page still renders, and the live view fetches them (with its error state and Retry).
   const [book, points] = await Promise.all([
-    outcome ? getOrderBook({ slug, outcomeId: outcome.id }) : undefined,
+    outcome ? getOrderBook({ slug, outcomeId: outcome.id }).catch(() => undefined) : undefined,
     outcome && !notTradingYet && history.walkBackTo === undefined
-      ? getPriceHistory({ slug, outcomeId: outcome.id, startTs: history.startTs, fidelity: history.fidelity }).then((h) => h.history)
+      ? getPriceHistory({ slug, outcomeId: outcome.id, startTs: history.startTs, fidelity: history.fidelity }).then(
+          (h) => h.history,
+          () => undefined,
+        )
       : undefined,
   ]);
   if (outcome && book) queryClient.setQueryData(orderBookOptions(slug, outcome.id).queryKey, book as OrderBook);
