@@ -1,34 +1,101 @@
-// Market list: the URL's view parsed leniently, the first page prefetched through lib (not over HTTP)
-// and handed to the client browser via HydrationBoundary; later changes fetch /v1 from the browser.
-import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
-import { MarketBrowser } from "@/components/markets/market-browser";
-import { Providers } from "@/app/providers";
+// Market list: the URL's view parsed leniently, read through lib (not over HTTP) and rendered here on the
+// server; only the filters, the pending state and the periodic refresh run in the browser
+// (components/markets/list-navigation.tsx). Every change of view is a navigation to its URL.
+import { MarketCard } from "@/components/markets/market-card";
+import { MarketFilters } from "@/components/markets/market-filters";
+import { ClearFiltersButton, ListNavigationProvider, ListResults, RetryButton } from "@/components/markets/list-navigation";
+import { Pagination, rangeText } from "@/components/markets/pagination";
+import { buttonClass } from "@/components/ui/button";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { listMarkets, listSubCategories } from "@/lib/markets/cache";
-import { DatabaseUnavailableError } from "@/lib/db/errors";
-import { marketListResponseSchema } from "@/lib/markets/schemas";
-import { getQueryClient } from "@/lib/query/client";
-import { marketListOptions, subCategoriesOptions } from "@/lib/query/markets";
-import { parseListView, viewToQuery } from "@/lib/ui/list-params";
-import { subCategoriesSchema } from "@/lib/ui/sub-categories";
+import { titleCase } from "@/lib/ui/format";
+import { PAGE_SIZE, parseListView, viewToQuery, viewToSearch } from "@/lib/ui/list-params";
+
+/** A database that does not answer in time is a state of the list, not a crash: the filters stay usable. */
+async function unlessUnavailable<T>(read: Promise<T>): Promise<T | "unavailable"> {
+  try {
+    return await read;
+  } catch (err) {
+    if (isDatabaseUnavailable(err)) return "unavailable";
+    throw err;
+  }
+}
 
 export default async function MarketListPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const view = parseListView(await searchParams);
-  const query = viewToQuery(view);
-  const subParams = { status: view.status, category: view.category };
-  const queryClient = getQueryClient();
-  // The browser's options (key and all), with a queryFn that reads through lib instead of over HTTP.
-  await Promise.all([
-    queryClient.prefetchQuery({ ...marketListOptions(query), queryFn: async () => marketListResponseSchema.parse(await listMarkets(query)) }),
-    queryClient.prefetchQuery({ ...subCategoriesOptions(subParams), queryFn: async () => subCategoriesSchema.parse(await listSubCategories(subParams)) }),
+  const [data, subs] = await Promise.all([
+    unlessUnavailable(listMarkets(viewToQuery(view))),
+    unlessUnavailable(listSubCategories({ status: view.status, category: view.category })),
   ]);
-  // prefetchQuery keeps errors to itself; a database outage must not render as an empty list.
-  const failed = queryClient.getQueryState(marketListOptions(query).queryKey)?.error;
-  if (failed instanceof DatabaseUnavailableError) throw failed;
+  const pages = data === "unavailable" ? 1 : Math.max(1, Math.ceil(data.total / PAGE_SIZE));
+  const scope = [titleCase(view.status), view.category && titleCase(view.category), view.subCategory].filter(Boolean).join(" · ");
+
   return (
-    <Providers>
-      <HydrationBoundary state={dehydrate(queryClient)}>
-        <MarketBrowser />
-      </HydrationBoundary>
-    </Providers>
+    <ListNavigationProvider view={view}>
+      <div className="flex flex-col gap-5">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Prediction markets</h1>
+          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">Live probabilities, order books and price history across every category.</p>
+        </div>
+        <MarketFilters subCategories={subs === "unavailable" ? [] : subs} />
+
+        <ListResults>
+          <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
+            <h2 id="results-heading" className="text-sm font-medium text-zinc-700 dark:text-zinc-300">
+              {scope}
+              {view.q ? ` · “${view.q}”` : ""}
+            </h2>
+            {data !== "unavailable" && (
+              <p data-testid="range-text" className="tabular text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite">
+                {rangeText(data.offset, data.markets.length, data.total)} markets
+              </p>
+            )}
+          </div>
+
+          {data === "unavailable" ? (
+            <div
+              role="alert"
+              className="flex flex-col items-center gap-3 rounded-xl border border-rose-300 bg-rose-50 px-6 py-12 text-center dark:border-rose-900 dark:bg-rose-950/40"
+            >
+              <p className="font-semibold">Couldn’t load markets</p>
+              <p className="max-w-md text-sm text-zinc-700 dark:text-zinc-300">
+                The market data is not answering right now. Try again in a moment; the list also retries by itself.
+              </p>
+              <RetryButton className={buttonClass("primary")} />
+            </div>
+          ) : data.markets.length === 0 ? (
+            <div
+              data-testid="empty-state"
+              className="flex flex-col items-center gap-3 rounded-xl border border-dashed border-zinc-300 px-6 py-14 text-center dark:border-zinc-700"
+            >
+              <p className="font-semibold">No markets match these filters</p>
+              <p className="max-w-md text-sm text-zinc-600 dark:text-zinc-400">
+                {view.page > 1 && data.total > 0
+                  ? `There are only ${pages} page${pages > 1 ? "s" : ""} of results. Go back to the first page.`
+                  : view.q
+                    ? `Nothing in ${scope} mentions “${view.q}”. Try a shorter search, another status tab or all categories.`
+                    : `There are no ${scope} markets right now. Try another status tab, category or sub-category.`}
+              </p>
+              <ClearFiltersButton className={buttonClass()} />
+            </div>
+          ) : (
+            <>
+              <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
+                {data.markets.map((m, i) => (
+                  <li key={m.id} className="flex">
+                    <div className="flex w-full flex-col [&>article]:flex-1">
+                      <MarketCard market={m} priority={i < 4} />
+                    </div>
+                  </li>
+                ))}
+              </ul>
+              <div className="mt-6">
+                <Pagination page={view.page} pages={pages} hrefFor={(page) => `/${viewToSearch({ ...view, page })}`} />
+              </div>
+            </>
+          )}
+        </ListResults>
+      </div>
+    </ListNavigationProvider>
   );
 }

@@ -1,8 +1,9 @@
 // One market in the list: image, question, category, leading outcome or Yes/No chances, volume, time and marks.
-import Link, { useLinkStatus } from "next/link";
+import Link from "next/link";
 import type { MarketListItem } from "@/lib/markets/schemas";
 import { formatDate, formatPercent, formatTimeLeft, formatUsdCompact, titleCase } from "@/lib/ui/format";
 import { FeaturedMark, MirroredMark, StatusBadge, VerifiedMark } from "./market-status";
+import { Opening } from "./market-card-opening";
 
 function byProbability(m: MarketListItem) {
   return [...m.outcomes].sort((a, b) => b.probability - a.probability || a.index - b.index);
@@ -61,21 +62,6 @@ function When({ market }: { market: MarketListItem }) {
     <time dateTime={market.trading_ends_at} suppressHydrationWarning>
       {formatTimeLeft(market.trading_ends_at)}
     </time>
-  );
-}
-
-/** While the clicked card's page is on its way (it is not prefetched: see load-market.ts), the card says so. */
-function Opening() {
-  const { pending } = useLinkStatus();
-  if (!pending) return null;
-  return (
-    <span
-      role="status"
-      className="absolute right-3 top-3 z-10 inline-flex items-center gap-1.5 rounded-full bg-indigo-600 px-2 py-0.5 text-xs font-medium text-white shadow-sm"
-    >
-      <span aria-hidden="true" className="size-3 rounded-full border-2 border-white/40 border-t-white motion-safe:animate-spin" />
-      Loading market…
-    </span>
   );
 }
 

@@ -1,14 +1,14 @@
 "use client";
-// The list's controls: status tabs, category chips, sub-category, debounced search, sort and order.
-import { useEffect, useId, useRef, useState } from "react";
+// The list's controls: status tabs, category chips, sub-category, debounced search, sort and order. Each
+// change navigates (list-navigation.tsx) and the server renders the new view.
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Tabs } from "@/components/ui/tabs";
-import { CATEGORIES, LIST_STATUSES, SORT_BY, type Category, type ListStatus, type SortBy } from "@/lib/markets/constants";
+import { CATEGORIES, LIST_STATUSES, SEARCH_DEBOUNCE_MS, SORT_BY, type Category, type ListStatus, type SortBy } from "@/lib/markets/constants";
 import type { SubCategories } from "@/lib/ui/sub-categories";
 import { SORT_LABELS, type ListView } from "@/lib/ui/list-params";
 import { cn } from "@/lib/ui/cn";
-import { titleCase } from "@/lib/ui/format";
-
-export const SEARCH_DEBOUNCE_MS = 350;
+import { titleCase } from "@/lib/ui/title-case";
+import { useListNavigation } from "./list-navigation";
 
 const chip = (active: boolean) =>
   cn(
@@ -28,15 +28,10 @@ function leavesPage(e: MouseEvent) {
 
 const field = "h-9 rounded-lg border border-zinc-300 bg-white px-2.5 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
-export function MarketFilters({
-  view,
-  subCategories,
-  onChange,
-}: {
-  view: ListView;
-  subCategories: SubCategories | undefined;
-  onChange: (patch: Partial<ListView>, opts?: { replace?: boolean }) => void;
-}) {
+export function MarketFilters({ subCategories }: { subCategories: SubCategories }) {
+  const { view, go } = useListNavigation();
+  // Any filter change starts again at page 1.
+  const onChange = useCallback((patch: Partial<ListView>) => go({ ...view, page: 1, ...patch }), [go, view]);
   const ids = { q: useId(), sub: useId(), sort: useId() };
   const [text, setText] = useState(view.q ?? "");
   const pushed = useRef(view.q ?? "");
@@ -67,7 +62,7 @@ export function MarketFilters({
     };
   }, [text, onChange]);
 
-  const subs = subCategories ?? [];
+  const subs = subCategories;
   const subOptions =
     view.subCategory && !subs.some((s) => s.sub_category === view.subCategory) ? [{ sub_category: view.subCategory, count: 0 }, ...subs] : subs;
 

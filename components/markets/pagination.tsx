@@ -1,7 +1,8 @@
-"use client";
-// Offset pagination as page numbers with ellipses, plus the "21–40 of 1,234" range text.
+// Offset pagination as page numbers with ellipses, plus the "21–40 of 1,234" range text. Rendered on the
+// server; each number is a real link that the list follows in its own transition (PageLink).
 import { cn } from "@/lib/ui/cn";
 import { formatInt } from "@/lib/ui/format";
+import { PageLink } from "./list-navigation";
 
 export function rangeText(offset: number, count: number, total: number) {
   if (total === 0 || count === 0) return `0 of ${formatInt(total)}`;
@@ -19,17 +20,7 @@ function pageList(page: number, pages: number): (number | "…")[] {
   return out;
 }
 
-export function Pagination({
-  page,
-  pages,
-  hrefFor,
-  onPage,
-}: {
-  page: number;
-  pages: number;
-  hrefFor: (page: number) => string;
-  onPage: (page: number) => void;
-}) {
+export function Pagination({ page, pages, hrefFor }: { page: number; pages: number; hrefFor: (page: number) => string }) {
   if (pages <= 1) return null;
   const link = (p: number, label: React.ReactNode, opts: { current?: boolean; aria?: string; disabled?: boolean } = {}) =>
     opts.disabled ? (
@@ -37,15 +28,12 @@ export function Pagination({
         {label}
       </span>
     ) : (
-      <a
+      <PageLink
         href={hrefFor(p)}
+        page={p}
+        prefetch={false}
         aria-label={opts.aria}
         aria-current={opts.current ? "page" : undefined}
-        onClick={(e) => {
-          if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
-          e.preventDefault();
-          onPage(p);
-        }}
         className={cn(
           "inline-flex h-9 min-w-9 items-center justify-center rounded-lg px-2.5 text-sm font-medium tabular",
           opts.current
@@ -54,7 +42,7 @@ export function Pagination({
         )}
       >
         {label}
-      </a>
+      </PageLink>
     );
   return (
     <nav aria-label="Pagination" className="flex flex-wrap items-center justify-center gap-1">

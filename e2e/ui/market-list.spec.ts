@@ -1,6 +1,11 @@
 import { test, expect, apiList, cardQuestions, fmtInt } from "./helpers";
-import type { Locator, Page } from "@playwright/test";
-import { SEARCH_DEBOUNCE_MS } from "@/components/markets/market-filters";
+import type { Locator, Page, Request } from "@playwright/test";
+import { LIST_REFRESH_MS, SEARCH_DEBOUNCE_MS } from "@/lib/markets/constants";
+import { startOwnCluster, type OwnCluster } from "../support/cluster";
+import { startInstance, type Instance } from "../support/instance";
+
+/** A navigation or refresh of the list itself (its RSC payload), not a prefetch. */
+const listPayload = (r: Request) => new URL(r.url()).pathname === "/" && !!r.headers()["rsc"] && !r.headers()["next-router-prefetch"];
 
 test.describe("market list", () => {
   test("market list – first page is rendered on the server with the API's first 20 markets", async ({ page, request, browser }) => {
@@ -67,7 +72,7 @@ test.describe("market list", () => {
       .replace(/[^A-Za-z]/g, "");
     const listRequests: string[] = [];
     page.on("request", (r) => {
-      if (r.url().includes("/v1/markets?")) listRequests.push(r.url());
+      if (listPayload(r)) listRequests.push(r.url());
     });
     await page.goto("/");
     await page.getByLabel("Search markets").pressSequentially(word, { delay: 30 });
@@ -76,7 +81,7 @@ test.describe("market list", () => {
       await sql`SELECT count(*)::int AS n FROM markets WHERE status = 'ACTIVE' AND (question ILIKE ${"%" + word + "%"} OR description ILIKE ${"%" + word + "%"})`;
     await expect(page.getByTestId("range-text")).toContainText(`of ${fmtInt(n)} markets`);
     // One request for the whole word, not one per keystroke.
-    expect(listRequests.filter((u) => u.includes("q=")).length).toBe(1);
+    expect(listRequests.filter((u) => new URL(u).searchParams.has("q")).length).toBe(1);
   });
 
   // A link to another page while the search's debounce is pending: a market and the footer's /docs
@@ -149,6 +154,10 @@ test.describe("market list", () => {
     await nav.getByRole("link", { name: "Page 2" }).click();
     await expect(page).toHaveURL(/\?page=2$/);
     await expect(page.getByTestId("range-text")).toHaveText(`21–40 of ${fmtInt(api.total)} markets`);
+    // The new page is read from its top: the results' start (below the sticky header), not the footer.
+    const resultsTop = () => page.evaluate(() => Math.round(document.getElementById("results")!.getBoundingClientRect().top));
+    await expect.poll(resultsTop).toBeGreaterThanOrEqual(0);
+    expect(await resultsTop()).toBeLessThanOrEqual(100);
     await expect(nav.getByRole("link", { name: "Page 2" })).toHaveAttribute("aria-current", "page");
     await expect.poll(() => cardQuestions(page)).toEqual(api.markets.map((m) => m.question));
     const last = Math.ceil(api.total / 20);
@@ -193,23 +202,60 @@ test.describe("market list", () => {
     await expect(page.getByTestId("market-card").first()).toBeVisible();
   });
 
-  test("market list – an API failure shows an error with a working retry", async ({ page }) => {
+  test("market list – while the next view loads, the choice shows at once and the results are dimmed and busy", async ({ page, request }) => {
     await page.goto("/");
-    let fail = true;
-    await page.route("**/v1/markets?*", (route) =>
-      fail
-        ? route.fulfill({
-            status: 500,
-            contentType: "application/json",
-            body: JSON.stringify({ statusCode: 500, message: "Internal server error", error: "Internal Server Error" }),
-          })
-        : route.continue(),
+    const results = page.locator("#results");
+    await expect(results).toHaveAttribute("aria-busy", "false");
+    // The resolved list's payload is held back, as on a slow server.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(
+      (url) => url.pathname === "/" && url.searchParams.get("status") === "resolved",
+      async (route) => {
+        if (route.request().headers()["rsc"]) await held;
+        await route.continue();
+      },
     );
-    await page.getByRole("tab", { name: "Cancelled" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "Couldn’t load markets" })).toBeVisible({ timeout: 15_000 });
-    fail = false;
-    await page.getByRole("button", { name: "Retry" }).click();
-    await expect(page.getByTestId("market-card").first()).toBeVisible();
+    const before = await cardQuestions(page);
+    await page.getByRole("tab", { name: "Resolved" }).click();
+    await expect(page.getByRole("tab", { name: "Resolved" })).toHaveAttribute("aria-selected", "true");
+    await expect(results).toHaveAttribute("aria-busy", "true");
+    await expect(results).toHaveCSS("opacity", "0.6");
+    expect(await cardQuestions(page)).toEqual(before); // the old results stay in place (nothing moves) until the new ones arrive
+    release();
+    await expect(results).toHaveAttribute("aria-busy", "false");
+    await expect(results).toHaveCSS("opacity", "1");
+    const api = await apiList(request, { status: "RESOLVED" });
+    await expect.poll(() => cardQuestions(page)).toEqual(api.markets.map((m) => m.question));
+  });
+
+  test("market list – the visible page is fetched again every LIST_REFRESH_MS while the tab is visible, not while hidden", async ({ page }) => {
+    await page.clock.install();
+    await page.goto("/?page=2");
+    const refreshes: string[] = [];
+    page.on("request", (r) => {
+      if (listPayload(r)) refreshes.push(r.url());
+    });
+    await page.clock.runFor(LIST_REFRESH_MS - 1000);
+    expect(refreshes).toEqual([]);
+    const refreshed = page.waitForRequest((r) => listPayload(r) && new URL(r.url()).searchParams.get("page") === "2");
+    await page.clock.runFor(2000);
+    await refreshed;
+    await expect(page.getByTestId("range-text")).toContainText("21–40 of");
+
+    // Hidden (another tab in front): no refresh however long; visible again after that: one at once.
+    const setVisibility = (state: "hidden" | "visible") =>
+      page.evaluate((s) => {
+        Object.defineProperty(document, "visibilityState", { configurable: true, get: () => s });
+        document.dispatchEvent(new Event("visibilitychange"));
+      }, state);
+    await setVisibility("hidden");
+    const count = refreshes.length;
+    await page.clock.runFor(LIST_REFRESH_MS * 3);
+    expect(refreshes.length).toBe(count);
+    const back = page.waitForRequest((r) => listPayload(r) && new URL(r.url()).searchParams.get("page") === "2");
+    await setVisibility("visible");
+    await back;
   });
 
   test("market list – a mirrored market's card names its venue, a binary card shows Yes/No chances", async ({ page, sql }) => {
@@ -230,5 +276,47 @@ test.describe("market list", () => {
     await expect(bcard.getByTestId("chances")).toContainText(`${outs[1].name} ${pct(outs[1].p)}`);
     await expect(bcard).toContainText("Vol.");
     await expect(bcard.getByRole("link", { name: binary.question })).toHaveAttribute("href", /\/markets\//);
+  });
+});
+
+// A real outage, on an instance and PostgreSQL cluster of the test's own (the shared test database stays up).
+test.describe("market list – database outage", () => {
+  test.describe.configure({ timeout: 240_000 });
+  let cluster: OwnCluster;
+  let app: Instance;
+
+  test.beforeAll(async () => {
+    test.setTimeout(240_000);
+    cluster = await startOwnCluster({ markets: 30 });
+    app = await startInstance({ DATABASE_URL: cluster.url, LOG_REQUESTS: "0", DB_RETRY_MS: "500" });
+  });
+
+  test.afterAll(async () => {
+    await app?.stop();
+    await cluster?.destroy();
+  });
+
+  test("market list – a database that stops answering shows an error in place of the results, with a working retry", async ({ page }) => {
+    await page.goto(`${app.baseURL}/`);
+    await expect(page.getByTestId("market-card").first()).toBeVisible();
+    await cluster.crash();
+    // A view no one has read yet, so no cached answer can stand in for it.
+    await page.getByLabel("Sort by").selectOption({ label: "Volume" });
+    const alert = page.getByRole("alert").filter({ hasText: "Couldn’t load markets" });
+    await expect(alert).toBeVisible({ timeout: 15_000 });
+    await expect(page).toHaveURL(/\?sort=volume$/);
+    await expect(page.getByTestId("market-card")).toHaveCount(0);
+    await expect(page.getByTestId("range-text")).toHaveCount(0);
+    // The filters stay usable around the error.
+    await expect(page.getByLabel("Sort by")).toHaveValue("VOLUME");
+
+    await cluster.start();
+    await expect.poll(async () => (await fetch(`${app.baseURL}/readyz`)).status, { timeout: 20_000 }).toBe(200);
+    await alert.getByRole("button", { name: "Retry" }).click();
+    await expect(page.getByTestId("market-card").first()).toBeVisible();
+    await expect(alert).toHaveCount(0);
+    await expect(page).toHaveURL(/\?sort=volume$/);
+    const api = (await (await fetch(`${app.baseURL}/v1/markets?sortBy=VOLUME`)).json()) as { markets: { question: string }[] };
+    expect(await cardQuestions(page)).toEqual(api.markets.map((m) => m.question));
   });
 });

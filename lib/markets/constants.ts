@@ -21,3 +21,6 @@ export const LIST_DEFAULTS = { status: "ACTIVE", sortBy: "CREATED", sortOrder: "
 
 /** The market list refetches its visible page this often instead of holding a socket per market. */
 export const LIST_REFRESH_MS = 30_000;
+
+/** The list's search box waits this long after the last keystroke before it changes the URL (one request per word). */
+export const SEARCH_DEBOUNCE_MS = 350;

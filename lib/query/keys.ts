@@ -1,12 +1,7 @@
 // Query keys from one factory, used by server prefetch, client hooks and realtime invalidation alike.
 // Hierarchical so a push signal can invalidate by prefix (every outcome or range of one market).
-import type { MarketListQuery } from "@/lib/markets/schemas";
-
 export const marketKeys = {
   all: ["markets"] as const,
-  lists: () => [...marketKeys.all, "list"] as const,
-  list: (query: MarketListQuery) => [...marketKeys.lists(), query] as const,
-  subCategories: (params: { status: string; category?: string }) => [...marketKeys.all, "sub-categories", params] as const,
   detail: (slug: string) => [...marketKeys.all, "detail", slug] as const,
   orderBooks: (slug: string) => [...marketKeys.all, "orderbook", slug] as const,
   orderBook: (slug: string, outcomeId: string) => [...marketKeys.orderBooks(slug), outcomeId] as const,

@@ -3,11 +3,8 @@
 // response from those schemas (and its tests parse them), so zod stays out of the browser entirely.
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { marketKeys } from "./keys";
-import type { MarketDetail, MarketListQuery, MarketListResponse, OrderBook, PriceHistory, PricePoint } from "@/lib/markets/schemas";
-import type { SubCategories } from "@/lib/ui/sub-categories";
-import { queryToApiSearch } from "@/lib/ui/list-params";
+import type { MarketDetail, OrderBook, PriceHistory, PricePoint } from "@/lib/markets/schemas";
 import { ALL_RANGE_MAX_REQUESTS, type HistoryRange } from "@/lib/ui/chart-ranges";
-import { LIST_REFRESH_MS } from "@/lib/markets/constants";
 
 export class HttpError extends Error {
   constructor(
@@ -37,25 +34,6 @@ async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
 }
 
 const enc = encodeURIComponent;
-
-export const marketListOptions = (query: MarketListQuery) =>
-  queryOptions({
-    queryKey: marketKeys.list(query),
-    queryFn: ({ signal }) => getJson<MarketListResponse>(`/v1/markets?${queryToApiSearch(query)}`, signal),
-    placeholderData: keepPreviousData,
-    // The visible page follows trading on a slow cadence; pushes cover the market page.
-    refetchInterval: LIST_REFRESH_MS,
-  });
-
-export const subCategoriesOptions = (params: { status: string; category?: string }) =>
-  queryOptions({
-    queryKey: marketKeys.subCategories(params),
-    queryFn: ({ signal }) => {
-      const p = new URLSearchParams({ status: params.status, ...(params.category ? { category: params.category } : {}) });
-      return getJson<SubCategories>(`/api/sub-categories?${p}`, signal);
-    },
-    staleTime: 5 * 60_000,
-  });
 
 export const marketDetailOptions = (slug: string) =>
   queryOptions({

@@ -5,6 +5,8 @@ import { breaker } from "../db/breaker";
 
 /** The market list and a market's page: the pages rendered from the database. */
 const DATABASE_PAGES = /^\/(?:markets\/[^/]+\/?)?$/;
+/** The list's own navigations (RSC payloads): it renders its error in place, beside filters that still work. */
+const isListNavigation = (req: http.IncomingMessage, path: string) => path === "/" && req.headers.rsc === "1";
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -23,7 +25,8 @@ p{color:#71717a}a{color:inherit}</style></head>
  */
 export function answerUnavailablePage(req: http.IncomingMessage, res: http.ServerResponse): boolean {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
-  if (!DATABASE_PAGES.test((req.url ?? "/").split("?")[0])) return false;
+  const path = (req.url ?? "/").split("?")[0];
+  if (!DATABASE_PAGES.test(path) || isListNavigation(req, path)) return false;
   const b = breaker();
   if (!b.isOpen) {
     const writeHead = res.writeHead as (this: http.ServerResponse, status: number, ...rest: unknown[]) => http.ServerResponse;

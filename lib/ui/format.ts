@@ -74,5 +74,4 @@ export function formatTimeLeft(iso: string, now = Date.now()) {
   if (h > 0) return `${h}h ${m}m left`;
   return `${Math.max(1, m)}m left`;
 }
-
-export const titleCase = (s: string) => s.charAt(0) + s.slice(1).toLowerCase();
+export { titleCase } from "./title-case";

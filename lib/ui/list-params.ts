@@ -84,13 +84,6 @@ export function viewToQuery(view: ListView): MarketListQuery {
   };
 }
 
-/** The /v1/markets query string of a list query (undefined values left out). */
-export function queryToApiSearch(query: MarketListQuery): string {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined) p.set(k, String(v));
-  return p.toString();
-}
-
 export const SORT_LABELS: Record<SortBy, string> = {
   VOLUME: "Volume",
   LIQUIDITY: "Liquidity",

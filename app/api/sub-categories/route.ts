@@ -1,5 +1,5 @@
-// GET /api/sub-categories – internal (not /v1): the sub-categories present for a status and category,
-// for the market list's sub-category choice. Lenient like the list URL: bad values fall back.
+// GET /api/sub-categories – internal (not /v1): the sub-categories present for a status and category.
+// Lenient like the list URL: bad values fall back. The list page itself reads them through lib.
 import { route } from "@/lib/api/route";
 import { listSubCategories } from "@/lib/markets/cache";
 import { parseListView } from "@/lib/ui/list-params";
