@@ -6,58 +6,26 @@
 import type { PricePoint } from "@/lib/markets/schemas";
 import { CHART_RANGES, RANGE_LABELS, type ChartRange } from "@/lib/ui/chart-ranges";
 import { formatCents } from "@/lib/ui/format";
+import { AREA_H, AREA_W, areaPaths, priceScale } from "@/lib/ui/price-area";
 import { cn } from "@/lib/ui/cn";
 import { Button } from "@/components/ui/button";
 
-/** Plot margins as the canvas chart's (scaleMargins top 0.1, bottom 0.08), so the two draw alike. */
-const TOP = 0.1;
-const BOTTOM = 0.08;
-const W = 1000;
-const H = 300;
-const STEPS = [0.005, 0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25];
-
-/** The y range of the points (a flat line gets a little room) and 3–5 price ticks inside it. */
-export function priceScale(points: PricePoint[]) {
-  let lo = Math.min(...points.map((p) => p.p));
-  let hi = Math.max(...points.map((p) => p.p));
-  if (hi - lo < 0.01) {
-    lo = Math.max(0, lo - 0.02);
-    hi = Math.min(1, hi + 0.02);
-  }
-  const span = hi - lo || 1;
-  const step = STEPS.find((s) => span / s <= 4) ?? 0.25;
-  const ticks: number[] = [];
-  for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + 1e-9; v += step) ticks.push(Math.round(v * 1000) / 1000);
-  /** y as a fraction of the box height, 0 at the top. */
-  const y = (p: number) => TOP + ((hi - p) / span) * (1 - TOP - BOTTOM);
-  return { ticks, y };
-}
-
-export function areaPaths(points: PricePoint[]) {
-  if (points.length === 0) return null;
-  const { y } = priceScale(points);
-  const t0 = points[0].t;
-  const t1 = points.at(-1)?.t ?? t0;
-  const x = (t: number) => (t1 > t0 ? ((t - t0) / (t1 - t0)) * W : 0);
-  const xy = points.map((p) => `${x(p.t).toFixed(1)},${(y(p.p) * H).toFixed(1)}`);
-  // One point is a level line across the box.
-  if (points.length === 1) xy.push(`${W},${xy[0].split(",")[1]}`);
-  const line = `M${xy.join("L")}`;
-  return { line, area: `${line}L${W},${H}L0,${H}Z` };
+/** A time label under the plot: `at` is its place across it (0..1). */
+export interface TimeTick {
+  at: number;
+  label: string;
 }
 
 /** The history as a filled line with price gridlines; time labels only where the reader's clock is known. */
-export function AreaSvg({ points, timeTicks }: { points: PricePoint[]; timeTicks?: { t: number; label: string }[] }) {
+export function AreaSvg({ points, timeTicks }: { points: PricePoint[]; timeTicks?: TimeTick[] }) {
   const paths = areaPaths(points);
   if (!paths) return null;
   const { ticks, y } = priceScale(points);
-  const t0 = points[0].t;
-  const t1 = points.at(-1)?.t ?? t0;
   return (
     <div aria-hidden="true" className="absolute inset-0 text-indigo-600 dark:text-indigo-400" data-testid="price-chart-svg">
       {/* The plot leaves the canvas chart's gutters: prices on the right, times along the bottom. */}
       <div className="absolute top-0 right-14 bottom-6 left-0">
-        <svg aria-hidden="true" viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" className="size-full overflow-visible">
+        <svg aria-hidden="true" viewBox={`0 0 ${AREA_W} ${AREA_H}`} preserveAspectRatio="none" className="size-full overflow-visible">
           <defs>
             <linearGradient id="price-area-fill" x1="0" x2="0" y1="0" y2="1">
               <stop offset="0" stopColor="currentColor" stopOpacity="0.25" />
@@ -65,21 +33,28 @@ export function AreaSvg({ points, timeTicks }: { points: PricePoint[]; timeTicks
             </linearGradient>
           </defs>
           {ticks.map((v) => (
-            <line key={v} x1="0" x2={W} y1={y(v) * H} y2={y(v) * H} className="stroke-zinc-100 dark:stroke-zinc-800" vectorEffect="non-scaling-stroke" />
+            <line
+              key={v}
+              x1="0"
+              x2={AREA_W}
+              y1={y(v) * AREA_H}
+              y2={y(v) * AREA_H}
+              className="stroke-zinc-100 dark:stroke-zinc-800"
+              vectorEffect="non-scaling-stroke"
+            />
           ))}
           <path d={paths.area} fill="url(#price-area-fill)" />
           <path d={paths.line} fill="none" stroke="currentColor" strokeWidth="2" vectorEffect="non-scaling-stroke" strokeLinejoin="round" />
         </svg>
-        {t1 > t0 &&
-          timeTicks?.map(({ t, label }) => (
-            <span
-              key={t}
-              className="tabular absolute top-full -translate-x-1/2 pt-1 text-[11px] whitespace-nowrap text-zinc-600 dark:text-zinc-400"
-              style={{ left: `${((t - t0) / (t1 - t0)) * 100}%` }}
-            >
-              {label}
-            </span>
-          ))}
+        {timeTicks?.map(({ at, label }) => (
+          <span
+            key={at}
+            className="tabular absolute top-full -translate-x-1/2 pt-1 text-[11px] whitespace-nowrap text-zinc-600 dark:text-zinc-400"
+            style={{ left: `${at * 100}%` }}
+          >
+            {label}
+          </span>
+        ))}
       </div>
       <div className="absolute top-0 right-0 bottom-6 w-13">
         {ticks.map((v) => (
@@ -110,7 +85,7 @@ export interface ChartFrameProps {
   /** The page's URL with this range (data-href: a click before the live view is in still counts, live-swap.tsx). */
   rangeHref?: (r: ChartRange) => string;
   /** Time labels under the SVG (live view: the reader's time zone). */
-  timeTicks?: { t: number; label: string }[];
+  timeTicks?: TimeTick[];
   /** The interactive layer over the SVG, and the handlers that ask for it. */
   canvas?: React.ReactNode;
   boxProps?: React.HTMLAttributes<HTMLDivElement>;

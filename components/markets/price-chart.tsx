@@ -8,7 +8,8 @@ import type { IChartApi, ISeriesApi, UTCTimestamp } from "lightweight-charts";
 import { priceHistoryOptions } from "@/lib/query/markets";
 import { historyRange, nowMinute, type ChartRange } from "@/lib/ui/chart-ranges";
 import { formatCents } from "@/lib/ui/format";
-import { PriceChartFrame } from "./price-chart-frame";
+import type { PricePoint } from "@/lib/markets/schemas";
+import { PriceChartFrame, type TimeTick } from "./price-chart-frame";
 
 const timeLabel = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
 const tickFormats = [
@@ -19,14 +20,14 @@ const tickFormats = [
   new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
 ];
 
-/** Four time labels inside the SVG's span (not at its edges, where a centred label would be cut). */
-function timeTicks(first: number, last: number) {
-  const span = last - first;
+/** Four time labels at points inside the plot (not at its edges, where a centred label would be cut). */
+function timeTicks(points: PricePoint[]): TimeTick[] {
+  if (points.length < 2) return [];
+  const span = points[points.length - 1].t - points[0].t;
   const fmt = span > 60 * 86400 ? tickFormats[1] : span > 2 * 86400 ? tickFormats[2] : tickFormats[3];
-  return [0.1, 0.37, 0.63, 0.9].map((f) => {
-    const t = first + f * span;
-    return { t, label: fmt.format(new Date(t * 1000)) };
-  });
+  const last = points.length - 1;
+  const at = [...new Set([0.1, 0.37, 0.63, 0.9].map((f) => Math.round(f * last)))];
+  return at.map((i) => ({ at: i / last, label: fmt.format(new Date(points[i].t * 1000)) }));
 }
 
 function themeColors(dark: boolean) {
@@ -140,8 +141,6 @@ export function PriceChart({
   }, [ready, points]);
 
   const shown = hover ?? points.at(-1);
-  const t0 = points[0]?.t;
-  const t1 = points.at(-1)?.t;
   return (
     <PriceChartFrame
       outcomeName={outcomeName}
@@ -149,7 +148,7 @@ export function PriceChart({
       points={points}
       hover={hover}
       shownTime={shown ? timeLabel.format(new Date(shown.t * 1000)) : undefined}
-      timeTicks={t0 !== undefined && t1 !== undefined ? timeTicks(t0, t1) : undefined}
+      timeTicks={timeTicks(points)}
       pending={history.isPending}
       stale={history.isPlaceholderData}
       notTradingYet={notTradingYet}
