@@ -110,8 +110,15 @@ export function PriceChartFrame(props: ChartFrameProps) {
             <span className="tabular text-2xl font-semibold" data-testid="chart-price">
               {shown ? formatCents(shown.p) : "–"}
             </span>
-            {!hover && first && latest && points.length > 1 && (
-              <span className={cn("tabular text-xs font-medium", change >= 0 ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400")}>
+            {/* Hidden, not removed, under the crosshair: the time after it must not move (CLS). */}
+            {first && latest && points.length > 1 && (
+              <span
+                className={cn(
+                  "tabular text-xs font-medium",
+                  change >= 0 ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400",
+                  hover && "invisible",
+                )}
+              >
                 {change >= 0 ? "▲" : "▼"} {formatCents(Math.abs(change))} in range
               </span>
             )}

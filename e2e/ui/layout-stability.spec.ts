@@ -37,13 +37,20 @@ test("market page – nothing moves while it loads, hydrates, swaps in the live 
 }) => {
   const m = await makeFullMarket(sql);
   const shifts = await watchShifts(page);
-  await page.goto(`/markets/${m.slug}`);
+  await page.goto(`/markets/${m.slug}?range=1h`); // its trades, 35–50 minutes old, as one point per minute
   await expect(page.locator('[data-live="on"]')).toBeAttached();
   await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible({ timeout: 30_000 });
   const chart = page.getByRole("img", { name: /Price chart of/ });
   await expect(chart.getByTestId("price-chart-svg")).toBeVisible();
+  const latest = await page.getByTestId("chart-time").innerText(); // the legend shows the latest point
   await chart.hover(); // the canvas chart loads on the pointer and draws over the SVG
   await expect(chart.locator("canvas").first()).toBeVisible({ timeout: 30_000 });
+  // The crosshair over an early point, then off the chart: the legend changes its text, nothing moves.
+  const box = (await chart.boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2, { steps: 5 });
+  await expect(page.getByTestId("chart-time")).not.toHaveText(latest);
+  await page.mouse.move(box.x + box.width / 2, box.y - 40);
+  await expect(page.getByTestId("chart-time")).toHaveText(latest);
   await page.waitForTimeout(500);
   expect(await shifts()).toEqual([]);
 });
