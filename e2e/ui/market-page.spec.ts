@@ -303,6 +303,17 @@ test.describe("market page", () => {
     await expect(parent.locator("time").first()).toHaveText(/ago|now|yesterday/);
     const [{ n }] = await sql`SELECT least(count(*), 50)::int AS n FROM comments c JOIN markets m ON m.id = c.market_id WHERE m.slug = ${reply.slug}`;
     await expect(page.locator('[data-testid="comment"]:visible')).toHaveCount(n);
+    await expect(page.getByTestId("comment")).toHaveCount(n); // rendered once, not once per layout
+    // Wide: under the outcomes, in the left column. Narrow: after the book and traders.
+    const comments = page.getByRole("region", { name: /^Comments/ });
+    const outcomes = (await page.getByTestId("outcome-list").boundingBox())!;
+    let box = (await comments.boundingBox())!;
+    expect(Math.round(box.x)).toBe(Math.round(outcomes.x));
+    expect(box.y).toBeGreaterThan(outcomes.y + outcomes.height);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const aside = (await page.getByRole("complementary", { name: "Order book and traders" }).boundingBox())!;
+    box = (await comments.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(aside.y + aside.height);
   });
 
   test("market page – top traders list the API's traders in order", async ({ page, request, sql }) => {

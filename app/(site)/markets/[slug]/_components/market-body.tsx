@@ -32,7 +32,9 @@ export function MarketBody({
         <div className="flex justify-end">{status}</div>
       </div>
       <ResolutionPanel market={market} />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_380px]">
+      {/* One comments section, placed by the grid: under the outcomes on wide screens, after the book on
+          narrow ones (the 1fr row takes whatever height the book adds, so no gap opens above it). */}
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_380px] lg:grid-rows-[auto_1fr]">
         <div className="flex min-w-0 flex-col gap-6">
           {chart}
           <OutcomeList outcomes={market.outcomes} selectedId={outcomeId} winningId={market.winning_outcome_id} onSelect={onSelect} hrefFor={hrefFor} />
@@ -46,15 +48,12 @@ export function MarketBody({
               </p>
             </section>
           )}
-          <div className="hidden lg:block">
-            <Comments comments={market.comments} />
-          </div>
         </div>
-        <aside aria-label="Order book and traders" className="flex min-w-0 flex-col gap-6">
+        <aside aria-label="Order book and traders" className="flex min-w-0 flex-col gap-6 lg:col-start-2 lg:row-span-2 lg:row-start-1">
           {book}
           <TopTraders traders={market.top_traders} />
         </aside>
-        <div className="lg:hidden">
+        <div className="min-w-0 lg:col-start-1 lg:row-start-2">
           <Comments comments={market.comments} />
         </div>
       </div>
