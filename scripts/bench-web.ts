@@ -4,11 +4,13 @@
 // - LCP and CLS of the same cold loads (median). Sizes are kB gzipped (level 9), so they read the same
 //   whether or not the server compresses. Usage: `npm run build && npm start` elsewhere, then
 //   BENCH_URL=http://127.0.0.1:3000 npm run bench:web
+// Two builds side by side (before/after, same database): BENCH_URL=http://127.0.0.1:3001,http://127.0.0.1:3000
+// interleaves their cold loads (A, B, A, B …) so a busy machine weighs on both alike; one row per server.
 import fs from "node:fs";
 import zlib from "node:zlib";
 import { chromium, type Browser } from "@playwright/test";
 
-const base = (process.env.BENCH_URL ?? "http://127.0.0.1:3000").replace(/\/$/, "");
+const bases = (process.env.BENCH_URL ?? "http://127.0.0.1:3000").split(",").map((u) => u.trim().replace(/\/$/, ""));
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const VIEWPORT = { width: 1280, height: 900 };
 /** Quiet time after load before a run ends: lazy chunks (chart, socket) must have had their chance. */
@@ -24,12 +26,12 @@ interface Budget {
 const gzKb = (buf: Buffer) => zlib.gzipSync(buf, { level: 9 }).length / 1024;
 
 async function firstSlug() {
-  const res = await fetch(`${base}/v1/markets?sortBy=VOLUME&limit=1`);
+  const res = await fetch(`${bases[0]}/v1/markets?sortBy=VOLUME&limit=1`);
   const body = (await res.json()) as { markets: { slug: string }[] };
   return body.markets[0].slug;
 }
 
-async function firstLoadJs(path: string) {
+async function firstLoadJs(base: string, path: string) {
   const html = await (await fetch(base + path)).text();
   // A browser that runs modules never fetches `nomodule` scripts (Next's legacy polyfills, 39 kB).
   const tags = [...html.matchAll(/<script[^>]+>/g)].map((m) => m[0]);
@@ -49,7 +51,7 @@ async function firstLoadJs(path: string) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** One cold load: every script fetched (gzipped size), LCP and the page's cumulative layout shift. */
-async function coldLoad(browser: Browser, path: string) {
+async function coldLoad(browser: Browser, base: string, path: string) {
   const context = await browser.newContext({ viewport: VIEWPORT });
   const page = await context.newPage();
   const scripts = new Map<string, Promise<number>>();
@@ -89,15 +91,16 @@ async function coldLoad(browser: Browser, path: string) {
   return { lcp, cls, totalKb: sizes.reduce((a, b) => a + b, 0), totalScripts: sizes.length };
 }
 
+/** RUNS cold loads of the path on every server, interleaved; the medians per server. */
 async function measure(browser: Browser, path: string) {
-  const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await coldLoad(browser, path));
-  return {
-    lcp: median(runs.map((r) => r.lcp)),
-    cls: median(runs.map((r) => r.cls)),
-    totalKb: median(runs.map((r) => r.totalKb)),
-    totalScripts: median(runs.map((r) => r.totalScripts)),
-  };
+  const runs = bases.map(() => [] as Awaited<ReturnType<typeof coldLoad>>[]);
+  for (let i = 0; i < RUNS; i++) for (const [k, b] of bases.entries()) runs[k].push(await coldLoad(browser, b, path));
+  return runs.map((rs) => ({
+    lcp: median(rs.map((r) => r.lcp)),
+    cls: median(rs.map((r) => r.cls)),
+    totalKb: median(rs.map((r) => r.totalKb)),
+    totalScripts: median(rs.map((r) => r.totalScripts)),
+  }));
 }
 
 const slug = await firstSlug();
@@ -109,24 +112,32 @@ const executablePath = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((
 const browser = await chromium.launch({ executablePath, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
 
 const mark = (ok: boolean) => (ok ? "ok  " : "OVER");
-console.log(`bench:web against ${base} (median of ${RUNS} cold loads, Chromium ${VIEWPORT.width}×${VIEWPORT.height}; JS in kB gzipped)\n`);
-console.log("page          total JS (scripts)  budget   first-load JS (scripts)  budget   LCP ms  budget   CLS      budget");
+console.log(
+  `bench:web against ${bases.join(" and ")} (median of ${RUNS} cold loads${bases.length > 1 ? ", interleaved" : ""}, Chromium ${VIEWPORT.width}×${VIEWPORT.height}; JS in kB gzipped)\n`,
+);
+console.log(
+  `page          ${bases.length > 1 ? "server                  " : ""}total JS (scripts)  budget   first-load JS (scripts)  budget   LCP ms  budget   CLS      budget`,
+);
 try {
   for (const p of pages) {
-    const first = await firstLoadJs(p.path);
-    const m = await measure(browser, p.path);
+    const firsts = await Promise.all(bases.map((b) => firstLoadJs(b, p.path)));
+    const ms = await measure(browser, p.path);
     const b = p.budget;
-    console.log(
-      [
-        p.name.padEnd(13),
-        `${m.totalKb.toFixed(1).padStart(8)} (${String(m.totalScripts).padStart(2)})       `,
-        `${mark(m.totalKb <= b.totalKb)} ≤${b.totalKb}`,
-        `${first.gzKb.toFixed(1).padStart(8)} (${String(first.scripts).padStart(2)})             `,
-        `${mark(first.gzKb <= b.firstKb)} ≤${b.firstKb}`,
-        `${m.lcp.toFixed(0).padStart(6)}  ${mark(m.lcp <= b.lcpMs)} ≤${b.lcpMs}`,
-        `${m.cls.toFixed(4).padStart(6)}  ${mark(m.cls <= b.cls)} ${b.cls}`,
-      ].join(" "),
-    );
+    for (const [k, m] of ms.entries()) {
+      const first = firsts[k];
+      console.log(
+        [
+          p.name.padEnd(13),
+          ...(bases.length > 1 ? [bases[k].padEnd(23)] : []),
+          `${m.totalKb.toFixed(1).padStart(8)} (${String(m.totalScripts).padStart(2)})       `,
+          `${mark(m.totalKb <= b.totalKb)} ≤${b.totalKb}`,
+          `${first.gzKb.toFixed(1).padStart(8)} (${String(first.scripts).padStart(2)})             `,
+          `${mark(first.gzKb <= b.firstKb)} ≤${b.firstKb}`,
+          `${m.lcp.toFixed(0).padStart(6)}  ${mark(m.lcp <= b.lcpMs)} ≤${b.lcpMs}`,
+          `${m.cls.toFixed(4).padStart(6)}  ${mark(m.cls <= b.cls)} ${b.cls}`,
+        ].join(" "),
+      );
+    }
   }
 } finally {
   await browser.close();
