@@ -28,6 +28,20 @@ function Row({ row, side, max }: { row: LadderRow; side: "ask" | "bid"; max: num
   );
 }
 
+/** A full-width row of the ladder: an empty side says so, a cut side says how many levels are not shown. */
+function NoteRow({ empty, children }: { empty?: boolean; children: React.ReactNode }) {
+  return (
+    <tr>
+      <td
+        colSpan={3}
+        className={empty ? "px-3 py-4 text-center text-sm text-zinc-600 dark:text-zinc-400" : "px-3 py-1 text-xs text-zinc-500 dark:text-zinc-400"}
+      >
+        {children}
+      </td>
+    </tr>
+  );
+}
+
 export function OrderBookView({
   outcomeName,
   venue,
@@ -89,19 +103,9 @@ export function OrderBookView({
               </tr>
             </thead>
             <tbody data-testid="asks">
-              {ladder.hiddenAsks > 0 && (
-                <tr>
-                  <td colSpan={3} className="px-3 py-1 text-xs text-zinc-500 dark:text-zinc-400">
-                    +{ladder.hiddenAsks} higher asks
-                  </td>
-                </tr>
-              )}
+              {ladder.hiddenAsks > 0 && <NoteRow>+{ladder.hiddenAsks} higher asks</NoteRow>}
               {ladder.asks.length === 0 ? (
-                <tr>
-                  <td colSpan={3} className="px-3 py-4 text-center text-sm text-zinc-600 dark:text-zinc-400">
-                    No asks – nobody is selling {outcomeName} right now
-                  </td>
-                </tr>
+                <NoteRow empty>No asks – nobody is selling {outcomeName} right now</NoteRow>
               ) : (
                 ladder.asks.map((r) => <Row key={r.price} row={r} side="ask" max={ladder.maxCumulative} />)
               )}
@@ -131,21 +135,11 @@ export function OrderBookView({
             </tbody>
             <tbody data-testid="bids">
               {ladder.bids.length === 0 ? (
-                <tr>
-                  <td colSpan={3} className="px-3 py-4 text-center text-sm text-zinc-600 dark:text-zinc-400">
-                    No bids – nobody is buying {outcomeName} right now
-                  </td>
-                </tr>
+                <NoteRow empty>No bids – nobody is buying {outcomeName} right now</NoteRow>
               ) : (
                 ladder.bids.map((r) => <Row key={r.price} row={r} side="bid" max={ladder.maxCumulative} />)
               )}
-              {ladder.hiddenBids > 0 && (
-                <tr>
-                  <td colSpan={3} className="px-3 py-1 text-xs text-zinc-500 dark:text-zinc-400">
-                    +{ladder.hiddenBids} lower bids
-                  </td>
-                </tr>
-              )}
+              {ladder.hiddenBids > 0 && <NoteRow>+{ladder.hiddenBids} lower bids</NoteRow>}
             </tbody>
           </table>
         </div>
