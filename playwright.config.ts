@@ -1,10 +1,9 @@
 import fs from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumArgs, systemChromium } from "./e2e/support/chromium";
 
 const port = Number(process.env.TEST_PORT ?? 3210);
 const baseURL = `http://127.0.0.1:${port}`;
-// Debian's Chromium where installed (this machine, CI); Playwright's own browser elsewhere.
-const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
 const demo = process.env.DEMO === "1";
 const LIST_SPECS = ["api/markets-list.spec.ts", "ui/market-list.spec.ts"];
 // Video needs Playwright's own ffmpeg build (`npx playwright install ffmpeg`); without it the demo
@@ -26,21 +25,7 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: demo ? "on" : "only-on-failure",
     video: demo && hasFfmpeg ? "on" : "off",
-    launchOptions: systemChromium
-      ? {
-          executablePath: systemChromium,
-          args: [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-          ],
-        }
-      : {},
+    launchOptions: systemChromium ? { executablePath: systemChromium, args: chromiumArgs } : {},
   },
   projects: [
     // Specs that compare list totals and orders with the database run first, against data no test
