@@ -1,7 +1,11 @@
 // What the web budgets (npm run bench:web) time, asserted as structure rather than milliseconds:
 // - the market page arrives whole in its first response (no streamed Suspense fallback, which React
 //   would reveal no sooner than 300 ms after painting it, all of it added to LCP);
-// - nothing moves while either page loads, hydrates and goes live (CLS exactly 0).
+// - nothing moves while either page loads, hydrates and goes live (CLS exactly 0);
+// - a page whose HTML arrives in pieces is first painted whole, not half-parsed (a slow network or a busy
+//   machine would otherwise show the search icon, then move it when its input arrives).
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
 import { makeFullMarket } from "../support/markets";
 import { expect, test } from "./helpers";
@@ -11,9 +15,17 @@ async function watchShifts(page: Page) {
     const w = window as unknown as { __shifts: string[] };
     w.__shifts = [];
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries() as (PerformanceEntry & { value: number; sources?: { node?: Node | null }[] })[]) {
-        const nodes = (e.sources ?? []).map((s) => (s.node instanceof Element ? `${s.node.tagName}.${s.node.className}` : String(s.node?.nodeName)));
-        w.__shifts.push(`${e.value.toExponential(2)} at ${Math.round(e.startTime)} ms: ${nodes.join(" | ")}`);
+      type Source = { node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly };
+      // What moved, findable in the page: the node, the nearest labelled or test-id'd ancestor, and both boxes.
+      const describe = (s: Source) => {
+        const el = s.node instanceof Element ? s.node : s.node?.parentElement;
+        const named = el?.closest("[data-testid],[aria-label],[id],h1,h2,h3,button,a");
+        const name = named ? `${named.tagName}${named.id ? `#${named.id}` : ""}[${named.getAttribute("data-testid") ?? named.getAttribute("aria-label") ?? named.textContent?.slice(0, 30)}]` : "";
+        const box = (r: DOMRectReadOnly) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`;
+        return `${s.node?.nodeName ?? "?"} in ${name} ${box(s.previousRect)} → ${box(s.currentRect)}`;
+      };
+      for (const e of list.getEntries() as (PerformanceEntry & { value: number; sources?: Source[] })[]) {
+        w.__shifts.push(`${e.value.toExponential(2)} at ${Math.round(e.startTime)} ms: ${(e.sources ?? []).map(describe).join(" | ")}`);
       }
     }).observe({ type: "layout-shift", buffered: true });
   });
@@ -61,4 +73,63 @@ test("market list – nothing moves while it loads and hydrates (CLS 0)", async 
   await expect(page.getByTestId("market-card").first()).toBeVisible();
   await page.waitForLoadState("networkidle");
   expect(await shifts()).toEqual([]);
+});
+
+/**
+ * A proxy in front of the test server that sends the list page's HTML in three pieces, 400 ms apart:
+ * cut after the search box's icon (before its input) and after the first card (mid grid row). Other
+ * requests pass through whole.
+ */
+async function piecemealProxy(upstream: string) {
+  const server = http.createServer(async (req, res) => {
+    const forward = Object.fromEntries(Object.entries(req.headers).filter((e): e is [string, string] => typeof e[1] === "string" && e[0] !== "host"));
+    const up = await fetch(upstream + req.url, { headers: { ...forward, "accept-encoding": "identity" }, redirect: "manual" }).catch(() => null);
+    if (!up) return res.writeHead(502).end();
+    const headers = Object.fromEntries([...up.headers].filter(([k]) => !["content-length", "content-encoding", "transfer-encoding", "connection"].includes(k)));
+    res.writeHead(up.status, headers);
+    const body = Buffer.from(await up.arrayBuffer());
+    if (req.url !== "/") return res.end(body);
+    const html = body.toString("utf8");
+    const afterIcon = html.indexOf("</svg>", html.indexOf('aria-label="Filters"')) + "</svg>".length;
+    const afterCard = html.indexOf("</article>") + "</article>".length;
+    expect(afterIcon).toBeGreaterThan("</svg>".length);
+    expect(afterCard).toBeGreaterThan(afterIcon);
+    for (const piece of [html.slice(0, afterIcon), html.slice(afterIcon, afterCard)]) {
+      res.write(piece);
+      await new Promise((r) => setTimeout(r, 400));
+    }
+    res.end(html.slice(afterCard));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+test("market list – HTML that arrives in pieces is first painted whole: nothing half-parsed shows, nothing moves", async ({ page, baseURL }) => {
+  const proxy = await piecemealProxy(baseURL!);
+  try {
+    const shifts = await watchShifts(page);
+    // Each frame's view of the page: does the search box have its input yet, how many cards are there.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __frames: string[] };
+      w.__frames = [];
+      const look = () => {
+        const icon = document.querySelector('section[aria-label="Filters"] svg');
+        if (icon) {
+          const seen = `input ${!!document.querySelector('section[aria-label="Filters"] input[type="search"]')}, cards ${document.querySelectorAll('[data-testid="market-card"]').length}`;
+          if (w.__frames.at(-1) !== seen) w.__frames.push(seen);
+        }
+        if (performance.now() < 5000) requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
+    await page.goto(`${proxy.url}/`);
+    await expect(page.getByTestId("market-card")).toHaveCount(20);
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    await page.waitForTimeout(500);
+    const frames = await page.evaluate(() => (window as unknown as { __frames: string[] }).__frames);
+    expect(frames).toEqual(["input true, cards 20"]);
+    expect(await shifts()).toEqual([]);
+  } finally {
+    proxy.close();
+  }
 });
