@@ -20,7 +20,9 @@ async function watchShifts(page: Page) {
       const describe = (s: Source) => {
         const el = s.node instanceof Element ? s.node : s.node?.parentElement;
         const named = el?.closest("[data-testid],[aria-label],[id],h1,h2,h3,button,a");
-        const name = named ? `${named.tagName}${named.id ? `#${named.id}` : ""}[${named.getAttribute("data-testid") ?? named.getAttribute("aria-label") ?? named.textContent?.slice(0, 30)}]` : "";
+        const name = named
+          ? `${named.tagName}${named.id ? `#${named.id}` : ""}[${named.getAttribute("data-testid") ?? named.getAttribute("aria-label") ?? named.textContent?.slice(0, 30)}]`
+          : "";
         const box = (r: DOMRectReadOnly) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`;
         return `${s.node?.nodeName ?? "?"} in ${name} ${box(s.previousRect)} → ${box(s.currentRect)}`;
       };
