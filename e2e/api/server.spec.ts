@@ -1,10 +1,11 @@
 // server.ts on its own: with DATABASE_URL unset it starts the embedded PostgreSQL in its data
-// directory, migrates, serves the API, and stops the database cleanly on SIGTERM.
+// directory, migrates, serves the API, and stops the database cleanly on SIGTERM; on DATABASE_URL its
+// SIGTERM runs its own shutdown to exit 0.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { expect, test } from "../fixtures";
+import { expect, test, testRun } from "../fixtures";
 import { startInstance } from "../support/instance";
 
 test("server.ts starts the embedded database, migrates, serves, and stops cleanly on SIGTERM", async ({ request }) => {
@@ -43,5 +44,18 @@ test("server.ts starts the embedded database, migrates, serves, and stops cleanl
   } finally {
     if (child.exitCode === null) child.kill("SIGKILL");
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("server.ts on DATABASE_URL shuts down through its own drain on SIGTERM: exit 0, not the embedded cluster's exit hook", async () => {
+  const app = await startInstance({ DATABASE_URL: testRun().databaseUrl, LOG_REQUESTS: "0" });
+  try {
+    expect((await fetch(`${app.baseURL}/v1/markets?limit=1`)).status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => app.child.once("exit", (code) => resolve(code)));
+    app.child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(app.stdout()).toContain("SIGTERM: shutting down");
+  } finally {
+    await app.stop();
   }
 });

