@@ -72,7 +72,7 @@ async function coldLoad(browser: Browser, base: string, path: string) {
     }).observe({ type: "layout-shift", buffered: true });
   });
   await page.goto(base + path, { waitUntil: "load" });
-  // Lazy chunks load after hydration (html[data-hydrated], app/providers.tsx); a busy machine delays it.
+  // Lazy chunks load after hydration (html[data-hydrated]: app/hydrated.tsx, on the market page live-swap.tsx); a busy machine delays it.
   await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 60_000 });
   await page.waitForLoadState("networkidle").catch(() => {}); // a socket keeps polling open where WebSocket is blocked
   await page.waitForTimeout(SETTLE_MS);

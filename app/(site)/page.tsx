@@ -8,7 +8,7 @@ import { Pagination, rangeText } from "@/components/markets/pagination";
 import { buttonClass } from "@/components/ui/button";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { listMarkets, listSubCategories } from "@/lib/markets/cache";
-import { titleCase } from "@/lib/ui/format";
+import { titleCase } from "@/lib/ui/title-case";
 import { PAGE_SIZE, parseListView, viewToQuery, viewToSearch } from "@/lib/ui/list-params";
 
 /** A database that does not answer in time is a state of the list, not a crash: the filters stay usable. */

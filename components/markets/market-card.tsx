@@ -1,7 +1,8 @@
 // One market in the list: image, question, category, leading outcome or Yes/No chances, volume, time and marks.
 import Link from "next/link";
 import type { MarketListItem } from "@/lib/markets/schemas";
-import { formatDate, formatPercent, formatTimeLeft, formatUsdCompact, titleCase } from "@/lib/ui/format";
+import { formatDate, formatPercent, formatTimeLeft, formatUsdCompact } from "@/lib/ui/format";
+import { titleCase } from "@/lib/ui/title-case";
 import { FeaturedMark, MirroredMark, StatusBadge, VerifiedMark } from "./market-status";
 import { Opening } from "./market-card-opening";
 

@@ -62,9 +62,10 @@ export function MarketFilters({ subCategories }: { subCategories: SubCategories 
     };
   }, [text, onChange]);
 
-  const subs = subCategories;
   const subOptions =
-    view.subCategory && !subs.some((s) => s.sub_category === view.subCategory) ? [{ sub_category: view.subCategory, count: 0 }, ...subs] : subs;
+    view.subCategory && !subCategories.some((s) => s.sub_category === view.subCategory)
+      ? [{ sub_category: view.subCategory, count: 0 }, ...subCategories]
+      : subCategories;
 
   return (
     <section aria-label="Filters" className="flex flex-col gap-3">

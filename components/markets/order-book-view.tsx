@@ -42,6 +42,18 @@ function NoteRow({ empty, children }: { empty?: boolean; children: React.ReactNo
   );
 }
 
+/** One figure of the spread row, a dash while a side is empty. */
+function Figure({ label, testId, cents }: { label: string; testId: string; cents: number | undefined }) {
+  return (
+    <span>
+      {label}{" "}
+      <strong data-testid={testId} className="font-semibold">
+        {cents !== undefined ? formatCents(cents) : "–"}
+      </strong>
+    </span>
+  );
+}
+
 export function OrderBookView({
   outcomeName,
   venue,
@@ -117,18 +129,8 @@ export function OrderBookView({
               >
                 <td colSpan={3} className="px-3 py-1.5">
                   <div className="flex justify-between gap-2 tabular">
-                    <span>
-                      Spread{" "}
-                      <strong data-testid="spread" className="font-semibold">
-                        {ladder.spread !== undefined ? formatCents(ladder.spread) : "–"}
-                      </strong>
-                    </span>
-                    <span>
-                      Midpoint{" "}
-                      <strong data-testid="midpoint" className="font-semibold">
-                        {ladder.midpoint !== undefined ? formatCents(ladder.midpoint) : "–"}
-                      </strong>
-                    </span>
+                    <Figure label="Spread" testId="spread" cents={ladder.spread} />
+                    <Figure label="Midpoint" testId="midpoint" cents={ladder.midpoint} />
                   </div>
                 </td>
               </tr>

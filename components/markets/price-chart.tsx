@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import type { IChartApi, ISeriesApi, UTCTimestamp } from "lightweight-charts";
 import { priceHistoryOptions } from "@/lib/query/markets";
-import { historyRange, nowMinute, type ChartRange } from "@/lib/ui/chart-ranges";
+import { marketHistoryRange, nowMinute, type ChartRange } from "@/lib/ui/chart-ranges";
 import { formatCents } from "@/lib/ui/format";
 import type { PricePoint } from "@/lib/markets/schemas";
 import { PriceChartFrame, type TimeTick } from "./price-chart-frame";
@@ -58,9 +58,8 @@ export function PriceChart({
   initialNowS?: number;
   rangeHref?: (r: ChartRange) => string;
 }) {
-  const startS = Math.floor(new Date(tradingStartsAt).getTime() / 1000);
   const [nowS, setNowS] = useState(() => initialNowS ?? nowMinute());
-  const history = useQuery({ ...priceHistoryOptions(slug, outcomeId, historyRange(range, startS, nowS)), enabled: !notTradingYet });
+  const history = useQuery({ ...priceHistoryOptions(slug, outcomeId, marketHistoryRange(range, tradingStartsAt, nowS)), enabled: !notTradingYet });
   const points = history.data ?? [];
 
   const box = useRef<HTMLDivElement>(null);

@@ -3,6 +3,7 @@
 // components call these directly. "No such market" is null or a domain error (./errors).
 import type postgres from "postgres";
 import { readDb } from "@/lib/db/client";
+import type { SubCategories } from "@/lib/ui/sub-categories";
 import { MarketNotFound, OutcomeMismatch, OutcomeNotFound } from "./errors";
 import { buildNativeBook, formatExternalBook } from "./order-book";
 import { bucketTrades, historyWindow } from "./price-history";
@@ -377,7 +378,7 @@ export async function getPriceHistory(params: MarketKey & PriceHistoryQuery, now
 /** Distinct sub-categories with their market counts, for the list's sub-category choice: from market_counts. */
 export async function listSubCategories(params: { status: string; category?: string }) {
   const sql = await readDb();
-  return sql<{ sub_category: string; count: number }[]>`
+  return sql<SubCategories>`
     SELECT sub_category, sum(n)::int AS count FROM market_counts
     WHERE status = ${params.status} ${params.category ? sql`AND category = ${params.category}` : sql``}
       AND sub_category <> '' AND n > 0

@@ -45,5 +45,9 @@ export function historyRange(range: ChartRange, tradingStartsAtS: number, nowS: 
   return { startTs: Math.max(0, nowS - spec.spanS), fidelity: spec.fidelity };
 }
 
+/** historyRange for a market whose trading starts at an ISO time. */
+export const marketHistoryRange = (range: ChartRange, tradingStartsAt: string, nowS: number) =>
+  historyRange(range, Math.floor(Date.parse(tradingStartsAt) / 1000), nowS);
+
 /** Now in unix seconds, rounded down to the minute: a range's startTs (and its query key) holds for a minute. */
 export const nowMinute = () => Math.floor(Date.now() / 60_000) * 60;

@@ -74,4 +74,3 @@ export function formatTimeLeft(iso: string, now = Date.now()) {
   if (h > 0) return `${h}h ${m}m left`;
   return `${Math.max(1, m)}m left`;
 }
-export { titleCase } from "./title-case";

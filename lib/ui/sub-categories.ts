@@ -1,5 +1,7 @@
-// Shape of the internal sub-category list (served by app/api/sub-categories, not part of /v1).
-import { z } from "zod";
-
-export const subCategoriesSchema = z.array(z.object({ sub_category: z.string(), count: z.number().int() }));
-export type SubCategories = z.infer<typeof subCategoriesSchema>;
+// The sub-categories present for a status and category, with their market counts: what the list's
+// sub-category choice offers (read by lib/markets/queries.ts, served internally by app/api/sub-categories).
+export interface SubCategoryCount {
+  sub_category: string;
+  count: number;
+}
+export type SubCategories = SubCategoryCount[];

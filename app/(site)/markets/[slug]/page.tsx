@@ -8,7 +8,7 @@ import { getOrderBook, getPriceHistory } from "@/lib/markets/cache";
 import type { OrderBook, PricePoint } from "@/lib/markets/schemas";
 import { getQueryClient } from "@/lib/query/client";
 import { marketDetailOptions, orderBookOptions, priceHistoryOptions } from "@/lib/query/markets";
-import { historyRange, nowMinute, parseRange } from "@/lib/ui/chart-ranges";
+import { marketHistoryRange, nowMinute, parseRange } from "@/lib/ui/chart-ranges";
 import { marketHref, selectedOutcomeId } from "@/lib/ui/market-view";
 import { OrderBookView } from "@/components/markets/order-book-view";
 import { PriceChartFrame } from "@/components/markets/price-chart-frame";
@@ -37,8 +37,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
   const outcome = market.outcomes.find((o) => o.id === outcomeId);
   const range = parseRange(one(sp.range));
   const nowS = nowMinute();
-  const tradingStartsS = Math.floor(new Date(market.trading_starts_at).getTime() / 1000);
-  const history = historyRange(range, tradingStartsS, nowS);
+  const history = marketHistoryRange(range, market.trading_starts_at, nowS);
   const notTradingYet = market.status === "PENDING";
   const path = `/markets/${encodeURIComponent(slug)}`;
 

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { MarketDetail } from "@/lib/markets/schemas";
-import { formatDateTime, formatFee, formatUsd, formatUsdCompact, titleCase } from "@/lib/ui/format";
+import { formatDateTime, formatFee, formatUsd, formatUsdCompact } from "@/lib/ui/format";
+import { titleCase } from "@/lib/ui/title-case";
 import { FeaturedMark, MirroredMark, StatusBadge, VerifiedMark } from "@/components/markets/market-status";
 
 function Stat({ label, value, testId }: { label: string; value: React.ReactNode; testId: string }) {
