@@ -473,7 +473,7 @@ async function writeFile(sql: Sql, file: ImportFile, opts: ImportOptions): Promi
 }
 
 /** Every table an import writes, directly or through the triggers of the derived values. */
-const WRITTEN_TABLES = [...Object.values(TABLES).map((t) => t.table), "market_counts", "market_traders"];
+const WRITTEN_TABLES = [...Object.values(TABLES).map((t) => t.table), "market_counts", "market_traders", "candles"];
 
 /** VACUUM (ANALYZE) after imports (outside their transactions), so index-only scans work at once. */
 export async function vacuumAfterImport(sql: Sql): Promise<void> {

@@ -319,18 +319,18 @@ async function checkDerived(tx: Sql): Promise<number> {
 }
 
 /**
- * Top traders and reply counts (migration 0005) are kept by row triggers; a bulk load turns them
- * off and rebuilds both once from the loaded rows, set-based (in `load`'s transaction, so a failure
- * leaves the triggers on).
+ * Top traders, reply counts (migration 0005) and candles (migration 0009) are kept by row triggers;
+ * a bulk load turns them off and rebuilds them once from the loaded rows, set-based (in `load`'s
+ * transaction, so a failure leaves the triggers on).
  */
 async function rebuildRowDerived(tx: Sql, log: (m: string) => void): Promise<void> {
   const t0 = Date.now();
   await tx`SELECT rebuild_row_derived()`;
-  log(`  top traders and reply counts rebuilt in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  log(`  top traders, reply counts and candles rebuilt in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
 /** The tables a seed writes, directly or through triggers. */
-const SEEDED_TABLES = [...SEED_TABLES, "market_counts", "market_traders"];
+const SEEDED_TABLES = [...SEED_TABLES, "market_counts", "market_traders", "candles"];
 
 /** Empties every data table (schema and migrations stay). */
 export async function resetDatabase(sql: Sql): Promise<void> {
@@ -385,8 +385,8 @@ export async function seedDatabase(sql: Sql, opts: SeedDatabaseOptions = {}): Pr
       await load();
       await rebuildRowDerived(tx, log);
     };
-    // market_traders is rebuilt in full too: its keys are cheaper built once than row by row.
-    if (copy) await withoutIndexes(tx, [...BULK_TABLES, "market_traders"], loadAll, log);
+    // market_traders and candles are rebuilt in full too: their keys are cheaper built once than row by row.
+    if (copy) await withoutIndexes(tx, [...BULK_TABLES, "market_traders", "candles"], loadAll, log);
     else await loadAll();
     await tx`SELECT set_row_derived_triggers(true)`;
     log(`  load complete in ${secs(t0)}`);
