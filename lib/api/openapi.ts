@@ -4,6 +4,14 @@ import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from "zod-openapi";
 import { CACHE_POLICIES, type CachePolicy } from "./route";
 import {
+  CANDLE_LIMIT,
+  CANDLES_BATCH_MAX,
+  camelCandlesBatchSchema,
+  camelCandlesSchema,
+  candlesBatchQuery,
+  candlesBatchSchema,
+  candlesQuery,
+  candlesSchema,
   CAMEL_MEDIA_TYPE,
   HISTORY_DEFAULT_WINDOW_S,
   HISTORY_TRADE_CAP,
@@ -106,6 +114,50 @@ function outcomeOperation(kind: keyof typeof OUTCOME_OPERATIONS, by: "id" | "slu
   };
 }
 
+// ---------------------------------------------------------------- candles (docs/api.md "Candles")
+
+const CANDLES_DESCRIPTION =
+  `OHLCV per interval of one outcome's trades, exact: open and close are the prices of the interval's first and last ` +
+  `trade by (executed_at, id), volume the shares, notional Σ price × shares, trades their count. Intervals without trades ` +
+  `are absent. Minutes, hours and days are aligned in UTC from the unix epoch, weeks start on Mondays 00:00 UTC. ` +
+  `The window is every interval that overlaps [startTs, endTs], each whole; by default the last ${CANDLE_LIMIT.toLocaleString("en")} ` +
+  `intervals, the current one included. A longer window is cut to its newest ${CANDLE_LIMIT.toLocaleString("en")} intervals ` +
+  "and next_end_ts says where the rest continues (repeat with endTs = next_end_ts and the same startTs). " +
+  "The same for live, resolved and cancelled markets. Unknown query parameters are rejected with 400 (`property <name> should not exist`).";
+
+function candlesOperation(by: "id" | "slug"): ZodOpenApiOperationObject {
+  return {
+    operationId: by === "id" ? "getCandles" : "getCandlesBySlug",
+    tags: ["Candles"],
+    summary: `Candles (OHLCV) of one outcome, market by ${by}`,
+    description: CANDLES_DESCRIPTION,
+    requestParams: { path: by === "id" ? idPath : slugPath, query: candlesQuery, header: conditionalHeader },
+    responses: {
+      ...ok("The candles, oldest first.", "history", candlesSchema, camelCandlesSchema),
+      "400": error("outcomeId missing or repeated, interval/startTs/endTs invalid, an unknown parameter, or the outcome belongs to another market."),
+      "404": error(`Market not found: <${by}>, or Outcome not found.`),
+      "500": internal,
+    },
+  };
+}
+
+const candlesBatchOperation: ZodOpenApiOperationObject = {
+  operationId: "getCandlesBatch",
+  tags: ["Candles"],
+  summary: `Candles of up to ${CANDLES_BATCH_MAX} outcomes`,
+  description:
+    `The candles of each outcome in outcomeIds (of any markets), each item as GET /v1/markets/{id}/candles answers it for ` +
+    `that outcome. An unknown or malformed id is reported in its own item ({outcome_id, candles: null, error}); repeated ids ` +
+    `are answered once. More than ${CANDLES_BATCH_MAX} ids, or none, is a 400. Window rules as for one outcome.`,
+  requestParams: { query: candlesBatchQuery, header: conditionalHeader },
+  responses: {
+    ...ok("One item per distinct id, in request order.", "history", candlesBatchSchema, camelCandlesBatchSchema),
+    "400": error(`outcomeIds missing or with more than ${CANDLES_BATCH_MAX} ids, interval/startTs/endTs invalid, or an unknown parameter.`),
+    "404": error("Never for an id (ids are answered per item); only for a path that does not exist."),
+    "500": internal,
+  },
+};
+
 function marketOperation(by: "id" | "slug"): ZodOpenApiOperationObject {
   return {
     operationId: by === "id" ? "getMarket" : "getMarketBySlug",
@@ -151,6 +203,7 @@ function buildDocument() {
       { name: "Markets", description: "The market list and single markets." },
       { name: "Order book", description: "The book of one outcome." },
       { name: "Price history", description: "Bucketed last-trade prices of one outcome." },
+      { name: "Candles", description: "OHLCV candles of one outcome, or of up to 50 at once." },
     ],
     paths: {
       "/v1/markets": {
@@ -175,6 +228,9 @@ function buildDocument() {
       "/v1/markets/slug/{slug}/orderbook": { get: outcomeOperation("book", "slug") },
       "/v1/markets/{id}/prices-history": { get: outcomeOperation("history", "id") },
       "/v1/markets/slug/{slug}/prices-history": { get: outcomeOperation("history", "slug") },
+      "/v1/markets/{id}/candles": { get: candlesOperation("id") },
+      "/v1/markets/slug/{slug}/candles": { get: candlesOperation("slug") },
+      "/v1/candles": { get: candlesBatchOperation },
     },
   });
 }

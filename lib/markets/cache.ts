@@ -7,8 +7,21 @@ import { withDatabase } from "@/lib/db/breaker";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { reportCacheResult } from "@/lib/cache/request-status";
 import { ResponseCache, type Loaded } from "@/lib/cache/response-cache";
+import { answerEach } from "@/lib/api/batch";
+import { type CandleWindow, candleWindow, windowExpiresAt } from "./candles";
+import { OutcomeNotFound } from "./errors";
 import * as queries from "./queries";
-import { HISTORY_DEFAULT_WINDOW_S, type MarketListQuery, type PriceHistoryQuery } from "./schemas";
+import {
+  HISTORY_DEFAULT_WINDOW_S,
+  isUuid,
+  type Candles,
+  type CandlesBatch,
+  type CandlesBatchQuery,
+  type CandlesQuery,
+  type MarketListQuery,
+  type PriceHistoryQuery,
+} from "./schemas";
+import { candlesOf } from "./serialize";
 
 type MarketKey = queries.MarketKey;
 
@@ -127,4 +140,66 @@ export function invalidateFromNotification(payload: Record<string, unknown>) {
   const tags = tagsOf(payload as unknown as MarketEvent);
   if (tags === "all") marketCache().invalidateAll();
   else marketCache().invalidate(tags);
+}
+
+// ------------------------------------------------------------------ candles (docs/api.md "Candles")
+// Tagged like the history: a trade announces "price" with its outcome, which drops hist:o:<outcome>
+// (tagsOf above). Keyed by the window the request resolves to, so a default window (endTs = now)
+// moves to a new key at each interval boundary, and expires then.
+
+const candleWindowKey = (w: CandleWindow) => ({ interval: w.interval, from: w.from, first: w.first, last: w.last });
+/** Tags and keys hold ids as PostgreSQL prints them (lowercase), whatever case the request used. */
+const idOf = (id: string) => (isUuid(id) ? id.toLowerCase() : id);
+
+export function getCandles(params: MarketKey & CandlesQuery) {
+  const key = "id" in params ? { id: idOf(params.id) } : { slug: params.slug };
+  const outcomeId = idOf(params.outcomeId);
+  const window = candleWindow(params, params.interval, Date.now() / 1000);
+  return read(["markets", "candles", key, outcomeId, candleWindowKey(window)], historyTags(key, outcomeId), async () => ({
+    value: await queries.getCandles({ ...key, outcomeId, window }),
+    expiresAt: windowExpiresAt(params, window),
+  }));
+}
+
+/**
+ * Each outcome's candles as the single endpoint would answer them (without the market check), from
+ * memory where it can; the misses in one query. An unknown or malformed id is its item's 404.
+ */
+export async function getCandlesBatch(query: Omit<CandlesBatchQuery, "outcomeIds"> & { outcomeIds: string[] }): Promise<CandlesBatch> {
+  const window = candleWindow(query, query.interval, Date.now() / 1000);
+  const misses: { id: string; done: (loaded: Promise<Loaded<Candles | null>>) => void }[] = [];
+  const results = answerEach(query.outcomeIds, async (requested) => {
+    if (!isUuid(requested)) throw new OutcomeNotFound();
+    const id = idOf(requested);
+    const value = await read(
+      ["candles", id, candleWindowKey(window)],
+      [`hist:o:${id}`],
+      () =>
+        new Promise<Loaded<Candles | null>>((resolve) => {
+          misses.push({ id, done: resolve });
+        }),
+    );
+    if (value === null) throw new OutcomeNotFound();
+    return value;
+  });
+  // The cache starts a miss's load synchronously, so every miss has registered by now.
+  if (misses.length) {
+    const all = queries.getCandlesOfOutcomes(
+      misses.map((m) => m.id),
+      window,
+    );
+    for (const m of misses)
+      m.done(
+        all.then((found) => {
+          const f = found.get(m.id);
+          // "No such outcome" is not kept: an outcome created later announces itself only to its market's tags.
+          if (!f) return { value: null, expiresAt: 0 };
+          return { value: candlesOf(m.id, window, f.candles, f.olderBucket), expiresAt: windowExpiresAt(query, window) };
+        }),
+      );
+  }
+  const items = await results;
+  return {
+    items: items.map((r) => (r.error ? { outcome_id: r.id, candles: null, error: r.error } : (r.value as Candles))),
+  };
 }

@@ -3,6 +3,12 @@
 import { fromUnits, toUnits } from "./decimal";
 import {
   camelCase,
+  type CamelCandle,
+  type CamelCandles,
+  type CamelCandlesBatch,
+  type Candle,
+  type Candles,
+  type CandlesBatch,
   type CamelCase,
   type CamelComment,
   type CamelMarketDetail,
@@ -88,4 +94,19 @@ export function camelOrderBook(b: OrderBook): CamelOrderBook {
 /** Unchanged in the variant. */
 export function camelPriceHistory(h: PriceHistory): PriceHistory {
   return h;
+}
+
+// ---------------------------------------------------------------- candles
+
+/** Prices as three-decimal strings (the numbers are exact three-decimal values, so toFixed only pads). */
+export function camelCandle(c: Candle): CamelCandle {
+  return { ...c, open: c.open.toFixed(3), high: c.high.toFixed(3), low: c.low.toFixed(3), close: c.close.toFixed(3) };
+}
+
+export function camelCandles(c: Candles): CamelCandles {
+  return { ...camelKeys(c), candles: c.candles.map(camelCandle) };
+}
+
+export function camelCandlesBatch(b: CandlesBatch): CamelCandlesBatch {
+  return { items: b.items.map((item) => (item.candles === null ? { outcomeId: item.outcome_id, candles: null, error: item.error } : camelCandles(item))) };
 }

@@ -4,6 +4,7 @@
 import type postgres from "postgres";
 import { readDb } from "@/lib/db/client";
 import type { SubCategories } from "@/lib/ui/sub-categories";
+import { type CandleWindow, INTERVALS as CANDLE_WIDTHS, originOf } from "./candles";
 import { MarketNotFound, OutcomeMismatch, OutcomeNotFound } from "./errors";
 import { buildNativeBook, formatExternalBook } from "./order-book";
 import { bucketTrades, historyWindow } from "./price-history";
@@ -11,6 +12,7 @@ import {
   MARKET_COLUMNS,
   MARKET_DETAIL_COLUMNS,
   OUTCOME_COLUMNS,
+  type CandleRow,
   type CommentRow,
   type MarketDetailRow,
   type MarketRow,
@@ -22,6 +24,8 @@ import {
   HISTORY_DEFAULT_WINDOW_S,
   HISTORY_TRADE_CAP,
   isUuid,
+  type Candle,
+  type Candles,
   type Category,
   type ListStatus,
   type MarketDetail,
@@ -34,7 +38,7 @@ import {
   type SortBy,
   type SortOrder,
 } from "./schemas";
-import { commentFromRow, marketDetailFromRow, marketListItemFromRow, outcomeFromRow } from "./serialize";
+import { candleFromRow, candlesOf, commentFromRow, marketDetailFromRow, marketListItemFromRow, outcomeFromRow } from "./serialize";
 
 type Sql = postgres.Sql;
 type Fragment = postgres.Fragment;
@@ -392,4 +396,63 @@ export async function nextTrendingChange(): Promise<number | null> {
     SELECT (extract(epoch FROM min(executed_at) + interval '24 hours') * 1000)::float8 AS at
       FROM trades WHERE executed_at > now() - interval '24 hours'`;
   return row?.at ?? null;
+}
+
+// ---------------------------------------------------------------- candles (docs/api.md "Candles")
+
+/** One outcome's candles in a window and the newest stored bucket before it (a cut window's next page); null: no such outcome. */
+export type OutcomeCandles = { candles: Candle[]; olderBucket: number | null } | null;
+
+/**
+ * The candles of several outcomes (valid uuids) in one round trip, from the rollup of migration 0009:
+ * the window's rows of the interval's stored width, rolled up in SQL to the interval (at most 15 rows
+ * per candle, so at most 15,000 rows per outcome). Exact numeric throughout; prices and sums leave as text.
+ */
+export async function getCandlesOfOutcomes(outcomeIds: string[], window: CandleWindow): Promise<Map<string, OutcomeCandles>> {
+  const sql = await readDb();
+  const { width } = CANDLE_WIDTHS[window.interval];
+  const inWindow = sql`c.outcome_id = k.id AND c.width = ${width}
+    AND c.bucket >= to_timestamp(${window.first}) AND c.bucket < to_timestamp(${window.last + window.seconds})`;
+  const candles =
+    window.seconds === width
+      ? sql`SELECT extract(epoch FROM c.bucket)::float8 AS start, c.open::text AS open, c.high::text AS high, c.low::text AS low,
+               c.close::text AS close, round(c.volume, 6)::text AS volume, round(c.notional, 9)::text AS notional, c.trades
+          FROM candles c WHERE ${inWindow}`
+      : sql`SELECT extract(epoch FROM date_bin(make_interval(secs => ${window.seconds}), c.bucket, to_timestamp(${originOf(window.interval)})))::float8 AS start,
+               (array_agg(c.open ORDER BY c.bucket))[1]::text AS open, max(c.high)::text AS high, min(c.low)::text AS low,
+               (array_agg(c.close ORDER BY c.bucket))[count(*)]::text AS close,
+               round(sum(c.volume), 6)::text AS volume, round(sum(c.notional), 9)::text AS notional, sum(c.trades)::int AS trades
+          FROM candles c WHERE ${inWindow} GROUP BY 1`;
+  // Only a cut window has older candles in it to point at: one index probe per outcome.
+  const older = window.cut
+    ? sql`LEFT JOIN LATERAL (
+        SELECT extract(epoch FROM max(c.bucket))::float8 AS older FROM candles c
+         WHERE c.outcome_id = k.id AND c.width = ${width}
+           AND c.bucket >= to_timestamp(${window.from}) AND c.bucket < to_timestamp(${window.first})) nx ON true`
+    : sql`CROSS JOIN (SELECT NULL::float8 AS older) nx`;
+  const rows = await sql<CandleRow[]>`
+    SELECT k.id::text AS outcome_id, o.id IS NOT NULL AS known, nx.older, c.*
+      FROM unnest(${outcomeIds}::uuid[]) WITH ORDINALITY AS k (id, n)
+      LEFT JOIN outcomes o ON o.id = k.id
+      LEFT JOIN LATERAL (${candles}) c ON true
+      ${older}
+     ORDER BY k.n, c.start`;
+  const out = new Map<string, OutcomeCandles>();
+  for (const r of rows) {
+    if (!r.known) {
+      out.set(r.outcome_id, null);
+      continue;
+    }
+    let entry = out.get(r.outcome_id);
+    if (!entry) out.set(r.outcome_id, (entry = { candles: [], olderBucket: r.older }));
+    if (r.start !== null) entry.candles.push(candleFromRow(r));
+  }
+  return out;
+}
+
+/** The candles of one outcome of a market, checked like the book and the history (unknown market, outcome, mismatch). */
+export async function getCandles(params: MarketKey & { outcomeId: string; window: CandleWindow }): Promise<Candles> {
+  const o = await resolveOutcome(params, params.outcomeId);
+  const found = (await getCandlesOfOutcomes([o.outcome_id], params.window)).get(o.outcome_id);
+  return candlesOf(o.outcome_id, params.window, found?.candles ?? [], found?.olderBucket ?? null);
 }

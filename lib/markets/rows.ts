@@ -169,3 +169,23 @@ export interface UserRefRow {
   username: string;
   profile_image_url: string | null;
 }
+
+// ---------------------------------------------------------------- candles
+
+/** One candle of one outcome as the candles query selects it (prices and sums as exact numeric text). */
+export interface CandleRow {
+  outcome_id: string;
+  /** False when no outcome has this id (its row carries no candle). */
+  known: boolean;
+  /** Unix seconds of the newest stored bucket before the answered window, when the window was cut. */
+  older: number | null;
+  /** Null on the one row of an outcome without candles in the window. */
+  start: number | null;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  volume: string;
+  notional: string;
+  trades: number;
+}

@@ -408,3 +408,129 @@ export type CamelMarketListResponse = z.infer<typeof camelMarketListResponseSche
 export type CamelComment = z.infer<typeof camelCommentSchema>;
 export type CamelMarketDetail = z.infer<typeof camelMarketDetailSchema>;
 export type CamelOrderBook = z.infer<typeof camelOrderBookSchema>;
+
+// ---------------------------------------------------------------- candles (docs/api.md "Candles")
+// Query, response (both shapes) and batch of GET …/candles and GET /v1/candles.
+
+import { CANDLE_INTERVALS, CANDLE_LIMIT } from "./candles";
+export { CANDLE_INTERVALS, CANDLE_LIMIT, type CandleInterval } from "./candles";
+
+const candleWindowParams = {
+  interval: z.enum(CANDLE_INTERVALS, { error: `interval must be one of the following values: ${CANDLE_INTERVALS.join(", ")}` }).meta({
+    description: "Candle length. Minutes, hours and days start on multiples of their length from the unix epoch (UTC); weeks on Mondays 00:00 UTC.",
+  }),
+  startTs: intParam("startTs", 0)
+    .optional()
+    .meta({
+      description: `Window start, unix seconds: the interval holding it is the first. Default: the ${(CANDLE_LIMIT - 1).toLocaleString("en")}th interval before the one holding endTs (the last ${CANDLE_LIMIT.toLocaleString("en")} intervals).`,
+    }),
+  endTs: intParam("endTs", 0).optional().meta({ description: "Window end, unix seconds: the interval holding it is the last. Default: now." }),
+};
+
+const startNotAfterEnd = <Q extends { startTs?: number; endTs?: number }>(q: Q) => q.startTs === undefined || q.endTs === undefined || q.startTs <= q.endTs;
+const startNotAfterEndIssue = { error: "startTs must not be greater than endTs", path: ["startTs"] };
+
+/** GET /v1/markets/{id}/candles: unknown parameters are rejected, as on the list. */
+export const candlesQuery = z
+  .strictObject({ outcomeId: outcomeIdParam, ...candleWindowParams }, { error: "unknown parameter" })
+  .refine(startNotAfterEnd, startNotAfterEndIssue);
+export type CandlesQuery = z.output<typeof candlesQuery>;
+
+export const CANDLES_BATCH_MAX = 50;
+
+export const candlesBatchQuery = z
+  .strictObject(
+    {
+      outcomeIds: z
+        .string({ error: "outcomeIds is required" })
+        .min(1, { error: "outcomeIds is required" })
+        .meta({
+          description: `Up to ${CANDLES_BATCH_MAX} outcome ids (of any markets), comma-separated, given once. Each is answered as its own item.`,
+          example: "3f1c2a4e-8b7d-4c1e-9a2f-5d6e7f8a9b0c,5d6e7f8a-9b0c-4c1e-9a2f-3f1c2a4e8b7d",
+        }),
+      ...candleWindowParams,
+    },
+    { error: "unknown parameter" },
+  )
+  .refine(startNotAfterEnd, startNotAfterEndIssue);
+export type CandlesBatchQuery = z.output<typeof candlesBatchQuery>;
+
+const candlePrice = (what: string) =>
+  z
+    .number()
+    .min(0)
+    .max(1)
+    .meta({ description: `${what}, 0..1.`, example: 0.55 });
+const exactDecimal = (description: string, scale: number, example: string) =>
+  z
+    .string()
+    .regex(new RegExp(`^\\d+\\.\\d{${scale}}$`))
+    .meta({ description, example });
+
+export const candleSchema = z
+  .object({
+    start: z.number().int().meta({ description: "Unix seconds, start of the interval (UTC-aligned; weeks on Mondays)." }),
+    open: candlePrice("Price of the interval's first trade by (executed_at, id)"),
+    high: candlePrice("Highest trade price"),
+    low: candlePrice("Lowest trade price"),
+    close: candlePrice("Price of the interval's last trade by (executed_at, id)"),
+    volume: exactDecimal("Shares traded, exact (6 decimals).", 6, "1520.250000"),
+    notional: exactDecimal("Σ price × shares of the trades, exact (9 decimals).", 9, "812.137500000"),
+    trades: z.number().int().min(1).meta({ description: "Number of trades." }),
+  })
+  .meta({ id: "Candle" });
+export type Candle = z.infer<typeof candleSchema>;
+
+export const candlesSchema = z
+  .object({
+    outcome_id: uuid,
+    interval: z.enum(CANDLE_INTERVALS),
+    start_ts: z.number().int().meta({ description: "Start of the oldest interval answered." }),
+    end_ts: z.number().int().meta({ description: "Last second of the newest interval answered (the one holding endTs)." }),
+    next_end_ts: z
+      .number()
+      .int()
+      .nullable()
+      .meta({
+        description:
+          `Set when the window held more than ${CANDLE_LIMIT.toLocaleString("en")} intervals and older candles remain in it: ` +
+          "the endTs that continues with them (same startTs). Null when the answer is the whole window.",
+      }),
+    candles: z.array(candleSchema).max(CANDLE_LIMIT).meta({ description: "Oldest first; intervals without trades are absent." }),
+  })
+  .meta({ id: "Candles" });
+export type Candles = z.infer<typeof candlesSchema>;
+
+const itemErrorSchema = z
+  .object({ statusCode: z.number().int(), message: z.string() })
+  .meta({ id: "ItemError", description: "Why one item of a batch has no answer (the status its own request would get)." });
+
+export const candlesBatchItemSchema = z
+  .union([candlesSchema, z.object({ outcome_id: z.string(), candles: z.null(), error: itemErrorSchema })])
+  .meta({ id: "CandlesBatchItem" });
+export const candlesBatchSchema = z
+  .object({ items: z.array(candlesBatchItemSchema).meta({ description: "One per distinct requested id, in request order." }) })
+  .meta({ id: "CandlesBatch" });
+export type CandlesBatch = z.infer<typeof candlesBatchSchema>;
+
+/** The variant: keys camelCased; prices, volume and notional as decimal strings. */
+const camelCandlePrice = (what: string) =>
+  z
+    .string()
+    .regex(/^[01]\.\d{3}$/)
+    .meta({ description: `${what}, 0..1, three decimals.`, example: "0.550" });
+export const camelCandleSchema = camelize(candleSchema, {
+  open: camelCandlePrice("First trade's price"),
+  high: camelCandlePrice("Highest trade price"),
+  low: camelCandlePrice("Lowest trade price"),
+  close: camelCandlePrice("Last trade's price"),
+}).meta({ id: "CamelCandle" });
+export const camelCandlesSchema = camelize(candlesSchema, { candles: z.array(camelCandleSchema).max(CANDLE_LIMIT) }).meta({ id: "CamelCandles" });
+export const camelCandlesBatchSchema = z
+  .object({
+    items: z.array(z.union([camelCandlesSchema, z.object({ outcomeId: z.string(), candles: z.null(), error: itemErrorSchema })])),
+  })
+  .meta({ id: "CamelCandlesBatch" });
+export type CamelCandle = z.infer<typeof camelCandleSchema>;
+export type CamelCandles = z.infer<typeof camelCandlesSchema>;
+export type CamelCandlesBatch = z.infer<typeof camelCandlesBatchSchema>;

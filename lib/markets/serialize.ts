@@ -1,6 +1,7 @@
 // Typed rows (lib/markets/rows.ts: numerics as strings, timestamptz as Date) → the API's snake_case shape.
-import type { CommentRow, MarketDetailRow, MarketRow, OutcomeRow, TopTraderRow, UserRefRow } from "./rows";
-import type { Comment, MarketDetail, MarketListItem, Outcome } from "./schemas";
+import { type CandleWindow, nextEndTs } from "./candles";
+import type { CandleRow, CommentRow, MarketDetailRow, MarketRow, OutcomeRow, TopTraderRow, UserRefRow } from "./rows";
+import type { Candle, Candles, Comment, MarketDetail, MarketListItem, Outcome } from "./schemas";
 import { safeUrl } from "./urls";
 
 const iso = (d: Date) => d.toISOString();
@@ -105,4 +106,32 @@ export function marketDetailFromRow(
   if (r.predict_market) detail.predict_market = r.predict_market;
   if (parts.creator) detail.creator = { id: parts.creator.id, username: parts.creator.username, profile_image_url: safeUrl(parts.creator.profile_image_url) };
   return detail;
+}
+
+// ---------------------------------------------------------------- candles
+
+export function candleFromRow(r: CandleRow): Candle {
+  return {
+    start: Number(r.start),
+    // numeric(4,3) text: the JSON number prints the same three decimals (trailing zeros dropped).
+    open: num(r.open),
+    high: num(r.high),
+    low: num(r.low),
+    close: num(r.close),
+    volume: r.volume,
+    notional: r.notional,
+    trades: r.trades,
+  };
+}
+
+/** The answer for one outcome: the window answered (whole intervals) and where a cut window continues. */
+export function candlesOf(outcomeId: string, window: CandleWindow, candles: Candle[], olderBucket: number | null): Candles {
+  return {
+    outcome_id: outcomeId,
+    interval: window.interval,
+    start_ts: window.first,
+    end_ts: window.last + window.seconds - 1,
+    next_end_ts: nextEndTs(window, olderBucket),
+    candles,
+  };
 }

@@ -1,0 +1,12 @@
+// GET /v1/markets/slug/{slug}/candles – candles, market selected by slug
+import { parseQuery, searchParamsOf } from "@/lib/api/query";
+import { preflight, route } from "@/lib/api/route";
+import { getCandles } from "@/lib/markets/cache";
+import { camelCandles } from "@/lib/markets/camel";
+import { candlesQuery } from "@/lib/markets/schemas";
+
+export const GET = route({ cache: "history", camel: camelCandles }, async (req, { params }) => {
+  const query = parseQuery(candlesQuery, searchParamsOf(req));
+  return getCandles({ slug: (await params).slug, ...query });
+});
+export const OPTIONS = preflight;
