@@ -155,6 +155,29 @@ test("GET …/prices-history (camel) – unchanged", async ({ request }) => {
   }
 });
 
+test("GET …/candles and /v1/candles (camel) – keys camelCased, prices as three-decimal strings, volume and notional unchanged", async ({ request }) => {
+  const priced = (c: Json) => ({ ...c, open: c.open.toFixed(3), high: c.high.toFixed(3), low: c.low.toFixed(3), close: c.close.toFixed(3) });
+  const single = (p: Json) => ({
+    outcomeId: p.outcome_id,
+    interval: p.interval,
+    startTs: p.start_ts,
+    endTs: p.end_ts,
+    nextEndTs: p.next_end_ts,
+    candles: p.candles.map(priced),
+  });
+  for (const m of markets) {
+    for (const url of [`/v1/markets/${m.id}/candles`, `/v1/markets/slug/${m.slug}/candles`]) {
+      const { primary, camel } = await both(request, `${url}?outcomeId=${m.outcomes[0]}&interval=1m`);
+      expect(primary.candles.length).toBe(3);
+      expect(camel).toEqual(single(primary));
+      for (const c of camel.candles) for (const k of ["open", "high", "low", "close", "volume", "notional"]) expect(c[k]).toMatch(DECIMAL);
+    }
+  }
+  const ids = [...markets.map((m) => m.outcomes[0]), "nope"];
+  const { primary, camel } = await both(request, `/v1/candles?interval=1h&outcomeIds=${ids.join(",")}`);
+  expect(camel.items).toEqual(primary.items.map((i: Json) => (i.candles === null ? { outcomeId: i.outcome_id, candles: null, error: i.error } : single(i))));
+});
+
 test("camel variant – error bodies unchanged and served as application/json", async ({ request }) => {
   const m = markets[0];
   for (const url of ["/v1/markets?limit=0", "/v1/markets/not-a-uuid", `/v1/markets/${m.id}/orderbook?outcomeId=nope`, "/v1/nothing-here"]) {

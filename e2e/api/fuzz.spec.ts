@@ -68,6 +68,11 @@ const NASTY = [
   "0",
   "100",
   "101",
+  "1m",
+  "1w",
+  "4h",
+  ",",
+  "a,b,,c",
 ];
 const KEYS = [
   "status",
@@ -82,6 +87,8 @@ const KEYS = [
   "startTs",
   "endTs",
   "fidelity",
+  "interval",
+  "outcomeIds",
   "outcome",
   "page",
   "__proto__",
@@ -155,6 +162,7 @@ function query(rng: Rng, known: Known): string {
     const value = rng.weighted<() => string>([
       [() => sendable(rng.pick(NASTY)), 5],
       [() => known.outcomeId, 2],
+      [() => Array.from({ length: rng.int(1, 60) }, () => (rng.chance(0.5) ? known.outcomeId : piece(rng, known))).join(","), 1],
       [() => String(rng.int(-5, 2_000_000_000)), 2],
     ])();
     parts.push(rng.chance(0.1) ? key : `${sendable(key)}=${value}`);
@@ -168,8 +176,9 @@ function target(rng: Rng, known: Known): string {
     [() => "/v1/markets", 8],
     [() => `/v1/markets/${p()}`, 6],
     [() => `/v1/markets/slug/${p()}`, 5],
-    [() => `/v1/markets/${p()}/${rng.pick(["orderbook", "prices-history"])}`, 6],
-    [() => `/v1/markets/slug/${p()}/${rng.pick(["orderbook", "prices-history"])}`, 6],
+    [() => `/v1/markets/${p()}/${rng.pick(["orderbook", "prices-history", "candles"])}`, 6],
+    [() => `/v1/markets/slug/${p()}/${rng.pick(["orderbook", "prices-history", "candles"])}`, 6],
+    [() => "/v1/candles", 3],
     [() => "/v1/openapi.json", 1],
     [() => `/v1/${p()}`, 3],
     [() => `/v1/${p()}/${p()}/${p()}`, 2],

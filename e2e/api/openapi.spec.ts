@@ -1,14 +1,14 @@
-// The OpenAPI document: valid 3.1, complete for the seven endpoints, in step with the zod schemas that
+// The OpenAPI document: valid 3.1, complete for the ten endpoints, in step with the zod schemas that
 // validate the routes, and describing what the server really sends (checked with ajv, not with zod).
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { marketListQuery, priceHistoryQuery } from "../../lib/markets/schemas";
+import { CANDLE_INTERVALS, candlesQuery, marketListQuery, priceHistoryQuery } from "../../lib/markets/schemas";
 import { expect, test } from "../fixtures";
 import { CAMEL, endpointsOf } from "../support/api";
 import { makeFullMarket, type FullMarket } from "../support/markets";
 
-const SEVEN = [
+const ENDPOINTS = [
   "/v1/markets",
   "/v1/markets/{id}",
   "/v1/markets/slug/{slug}",
@@ -16,6 +16,9 @@ const SEVEN = [
   "/v1/markets/slug/{slug}/orderbook",
   "/v1/markets/{id}/prices-history",
   "/v1/markets/slug/{slug}/prices-history",
+  "/v1/markets/{id}/candles",
+  "/v1/markets/slug/{slug}/candles",
+  "/v1/candles",
 ];
 
 type Doc = { openapi: string; paths: Record<string, { get: any }>; components: { schemas: Record<string, unknown> } };
@@ -49,9 +52,9 @@ test("GET /v1/openapi.json – is a valid OpenAPI 3.1 document", async () => {
   expect(validator.version).toBe("3.1");
 });
 
-test("GET /v1/openapi.json – describes exactly the seven endpoints, each with both media types and error bodies", () => {
-  expect(Object.keys(doc.paths).sort()).toEqual([...SEVEN].sort());
-  for (const path of SEVEN) {
+test("GET /v1/openapi.json – describes exactly the ten endpoints, each with both media types and error bodies", () => {
+  expect(Object.keys(doc.paths).sort()).toEqual([...ENDPOINTS].sort());
+  for (const path of ENDPOINTS) {
     const op = doc.paths[path].get;
     expect(op.operationId, path).toBeTruthy();
     expect(Object.keys(op.responses["200"].content).sort(), path).toEqual(["application/json", CAMEL]);
@@ -66,7 +69,7 @@ test("GET /v1/openapi.json – describes exactly the seven endpoints, each with 
       expect(param?.required, `${path} ${name}`).toBe(true);
     }
   }
-  for (const path of SEVEN.filter((p) => /orderbook|prices-history/.test(p))) {
+  for (const path of ENDPOINTS.filter((p) => /orderbook|prices-history|markets.*candles/.test(p))) {
     const outcomeId = doc.paths[path].get.parameters.find((p: any) => p.name === "outcomeId");
     expect(outcomeId, path).toMatchObject({ in: "query", required: true });
     expect(doc.paths[path].get.responses["400"], path).toBeTruthy();
@@ -107,6 +110,20 @@ test("GET /v1/openapi.json – price-history fidelity, startTs and endTs agree w
   expect(params.endTs.schema).toMatchObject({ type: "integer", minimum: 0 });
 });
 
+test("GET /v1/openapi.json – candle interval, startTs and endTs agree with the route's schema; unknown parameters are a 400", () => {
+  for (const path of ["/v1/markets/{id}/candles", "/v1/candles"]) {
+    const params = Object.fromEntries(doc.paths[path].get.parameters.map((p: any) => [p.name, p]));
+    expect(params.interval, path).toMatchObject({ in: "query", required: true, schema: { enum: [...CANDLE_INTERVALS] } });
+    expect(params.startTs.schema, path).toMatchObject({ type: "integer", minimum: 0 });
+    expect(params.endTs.schema, path).toMatchObject({ type: "integer", minimum: 0 });
+    expect(doc.paths[path].get.description, path).toContain("should not exist");
+  }
+  expect(doc.paths["/v1/candles"].get.parameters.find((p: any) => p.name === "outcomeIds")).toMatchObject({ in: "query", required: true });
+  const accepts = (q: Record<string, string>) => candlesQuery.safeParse({ outcomeId: "x", ...q }).success;
+  for (const interval of CANDLE_INTERVALS) expect(accepts({ interval })).toBe(true);
+  expect(accepts({ interval: "1h", foo: "1" })).toBe(false);
+});
+
 test.describe("real responses conform to the document", () => {
   let markets: FullMarket[];
   test.beforeAll(async ({ sql }) => {
@@ -117,7 +134,7 @@ test.describe("real responses conform to the document", () => {
     ["primary", "application/json"],
     ["camelCase", CAMEL],
   ] as const) {
-    test(`all seven endpoints – 200 bodies (${label}) match the document's response schemas`, async ({ request }) => {
+    test(`all ten endpoints – 200 bodies (${label}) match the document's response schemas`, async ({ request }) => {
       for (const m of markets) {
         for (const e of endpointsOf(m)) {
           const res = await request.get(e.url, { headers: { Accept: accept } });
@@ -132,7 +149,7 @@ test.describe("real responses conform to the document", () => {
     });
   }
 
-  test("error bodies of the seven endpoints match ErrorBody in both shapes", async ({ request }) => {
+  test("error bodies of the ten endpoints match ErrorBody in both shapes", async ({ request }) => {
     const [m] = markets;
     const cases: [string, string, string][] = [
       ["/v1/markets", "400", "/v1/markets?limit=101&nope=1"],
@@ -142,6 +159,9 @@ test.describe("real responses conform to the document", () => {
       ["/v1/markets/slug/{slug}/orderbook", "404", `/v1/markets/slug/${m.slug}/orderbook?outcomeId=nope`],
       ["/v1/markets/{id}/prices-history", "400", `/v1/markets/${m.id}/prices-history?outcomeId=${m.outcomes[0]}&fidelity=0`],
       ["/v1/markets/slug/{slug}/prices-history", "404", `/v1/markets/slug/no-such-market-anywhere/prices-history?outcomeId=${m.outcomes[0]}`],
+      ["/v1/markets/{id}/candles", "400", `/v1/markets/${m.id}/candles?outcomeId=${m.outcomes[0]}&interval=2h`],
+      ["/v1/markets/slug/{slug}/candles", "404", `/v1/markets/slug/${m.slug}/candles?outcomeId=nope&interval=1h`],
+      ["/v1/candles", "400", "/v1/candles?interval=1h"],
     ];
     for (const [template, status, url] of cases) {
       for (const accept of ["application/json", CAMEL]) {
