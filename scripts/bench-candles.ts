@@ -1,8 +1,8 @@
-// npm run bench:candles [-- --runs 200 --trades 1000000 --skip-writes --skip-backfill]
+// npm run bench:candles [-- --runs 200 --trades 1000000 --skip-reads --skip-writes --skip-backfill]
 // Times the candle reads of lib/markets/queries.ts straight against the database (no HTTP, no cache:
 // every call is a cache miss), on an outcome with a million trades: p50/p99 of 1,000 candles per
 // interval, and of a batch of 50 such outcomes. Then what the rollup triggers of migration 0009 cost
-// a writer (100,000 trades inserted with and without them), and how long the migration's backfill
+// a writer (100,000 trades in batches, 5,000 one by one, with and without them), and how long the migration's backfill
 // takes on this database. Needs a database of its own: DATABASE_URL, or the embedded cluster in
 // EMBEDDED_PG_DIR (default .data/pg-bench), database candles_bench. The first run makes the data
 // (a throwaway market of 1,000,000 trades over 90 days, and one of 50 outcomes × 20,000 trades); later
@@ -20,6 +20,7 @@ const { values: args } = parseArgs({
   options: {
     runs: { type: "string" },
     trades: { type: "string" },
+    "skip-reads": { type: "boolean", default: false },
     "skip-writes": { type: "boolean", default: false },
     "skip-backfill": { type: "boolean", default: false },
   },
@@ -29,7 +30,6 @@ const HEAVY_TRADES = Number(args.trades ?? 1_000_000);
 const SPAN_S = 90 * 86400;
 const BATCH = 50;
 const BATCH_TRADES = 20_000;
-const WRITE_TRADES = 100_000;
 
 const log = (m: string) => console.error(m);
 let stop = async () => {};
@@ -67,7 +67,7 @@ async function makeMarket(slug: string, outcomes: number, perOutcome: number): P
         FROM generate_series(0, ${outcomes - 1}) i
       RETURNING id`;
     // In statements of 100,000 trades, through the rollup triggers like any writer.
-    for (const o of outcomes === 2 ? rows.slice(0, 1) : rows) {
+    for (const o of outcomes === 2 ? rows.slice(0, perOutcome ? 1 : 0) : rows) {
       for (let done = 0; done < perOutcome; done += 100_000) {
         const n = Math.min(100_000, perOutcome - done);
         await tx`
@@ -99,75 +99,82 @@ try {
     const span = Math.max(0, SPAN_S - 1000 * INTERVALS[interval].seconds);
     return Math.floor(now - (((i * 7919) % 1000) / 1000) * span);
   };
-  console.log(`candles of one outcome with ${heavyTrades.toLocaleString("en")} trades over 90 days, from the database (cache miss)`);
-  console.log(`${RUNS} runs per interval after 5 warm-up runs; milliseconds`);
-  console.log(`${"interval".padEnd(10)} ${"candles".padStart(8)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"max".padStart(8)}`);
-  for (const interval of CANDLE_INTERVALS) {
-    const times: number[] = [];
-    let candles = 0;
-    for (let i = -5; i < RUNS; i++) {
-      const window = candleWindow({ endTs: endOf(interval, i + 5) }, interval, now);
-      const t0 = performance.now();
-      const answer = await getCandles({ id: heavyMarket, outcomeId: heavy, window });
-      if (i >= 0) times.push(ms(t0));
-      candles = Math.max(candles, answer.candles.length);
+  if (!args["skip-reads"]) {
+    console.log(`candles of one outcome with ${heavyTrades.toLocaleString("en")} trades over 90 days, from the database (cache miss)`);
+    console.log(`${RUNS} runs per interval after 5 warm-up runs; milliseconds`);
+    console.log(`${"interval".padEnd(10)} ${"candles".padStart(8)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"max".padStart(8)}`);
+    for (const interval of CANDLE_INTERVALS) {
+      const times: number[] = [];
+      let candles = 0;
+      for (let i = -5; i < RUNS; i++) {
+        const window = candleWindow({ endTs: endOf(interval, i + 5) }, interval, now);
+        const t0 = performance.now();
+        const answer = await getCandles({ id: heavyMarket, outcomeId: heavy, window });
+        if (i >= 0) times.push(ms(t0));
+        candles = Math.max(candles, answer.candles.length);
+      }
+      console.log(`${interval.padEnd(10)} ${String(candles).padStart(8)} ${fmt(pct(times, 50))} ${fmt(pct(times, 99))} ${fmt(Math.max(...times))}`);
     }
-    console.log(`${interval.padEnd(10)} ${String(candles).padStart(8)} ${fmt(pct(times, 50))} ${fmt(pct(times, 99))} ${fmt(Math.max(...times))}`);
-  }
 
-  console.log(`\nbatch: ${BATCH} outcomes × ${BATCH_TRADES.toLocaleString("en")} trades, one query (GET /v1/candles without the cache)`);
-  console.log(`${"interval".padEnd(10)} ${"candles".padStart(8)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"max".padStart(8)}`);
-  for (const interval of ["1h", "1m", "1d"] as const) {
-    const times: number[] = [];
-    let candles = 0;
-    const runs = Math.max(10, Math.floor(RUNS / 5));
-    for (let i = -2; i < runs; i++) {
-      const window = candleWindow({ endTs: endOf(interval, i + 2) }, interval, now);
-      const t0 = performance.now();
-      const found = await getCandlesOfOutcomes(many, window);
-      if (i >= 0) times.push(ms(t0));
-      candles = Math.max(
-        candles,
-        [...found.values()].reduce((n, f) => n + (f?.candles.length ?? 0), 0),
-      );
+    console.log(`\nbatch: ${BATCH} outcomes × ${BATCH_TRADES.toLocaleString("en")} trades, one query (GET /v1/candles without the cache)`);
+    console.log(`${"interval".padEnd(10)} ${"candles".padStart(8)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"max".padStart(8)}`);
+    for (const interval of ["1h", "1m", "1d"] as const) {
+      const times: number[] = [];
+      let candles = 0;
+      const runs = Math.max(10, Math.floor(RUNS / 5));
+      for (let i = -2; i < runs; i++) {
+        const window = candleWindow({ endTs: endOf(interval, i + 2) }, interval, now);
+        const t0 = performance.now();
+        const found = await getCandlesOfOutcomes(many, window);
+        if (i >= 0) times.push(ms(t0));
+        candles = Math.max(
+          candles,
+          [...found.values()].reduce((n, f) => n + (f?.candles.length ?? 0), 0),
+        );
+      }
+      console.log(`${interval.padEnd(10)} ${String(candles).padStart(8)} ${fmt(pct(times, 50))} ${fmt(pct(times, 99))} ${fmt(Math.max(...times))}`);
     }
-    console.log(`${interval.padEnd(10)} ${String(candles).padStart(8)} ${fmt(pct(times, 50))} ${fmt(pct(times, 99))} ${fmt(Math.max(...times))}`);
   }
 
   if (!args["skip-writes"]) {
-    // The same 100,000 trades (on the heavy market's second outcome), once with the rollup triggers
-    // and once without, each in a transaction that is rolled back. Live writers insert one trade or a
-    // few per statement: both shapes are timed.
-    console.log(`\nwrite cost of the rollup triggers (${WRITE_TRADES.toLocaleString("en")} trades, rolled back)`);
+    // Trades as a live writer makes them (executed now, each statement its own transaction) into a
+    // market of their own, once with the rollup triggers and once without; deleted again after each
+    // run (untimed). The other triggers on trades (notify, top traders, rolling volume) run in both.
+    console.log("\nwrite cost of the rollup triggers (live trades, one transaction per statement)");
     console.log(`${"statements".padEnd(28)} ${"with (s)".padStart(9)} ${"without (s)".padStart(12)} ${"ratio".padStart(6)}`);
-    const [second] = await sql<{ id: string }[]>`SELECT id FROM outcomes WHERE market_id = ${heavyMarket} AND id <> ${heavy}`;
-    for (const perStatement of [1000, 10, 1]) {
-      const statements = Math.min(WRITE_TRADES / perStatement, perStatement === 1 ? 20_000 : Infinity);
-      const timed = async (withTriggers: boolean) => {
-        let elapsed = 0;
-        await sql
-          .begin(async (tx) => {
-            await liftBounds(tx);
-            if (!withTriggers)
-              await tx`ALTER TABLE trades DISABLE TRIGGER trades_candles_ins, DISABLE TRIGGER trades_candles_upd, DISABLE TRIGGER trades_candles_del`;
-            const t0 = performance.now();
-            for (let s = 0; s < statements; s++) {
-              await tx`
-                INSERT INTO trades (id, market_id, outcome_id, price, shares, executed_at)
-                SELECT gen_random_uuid(), ${heavyMarket}, ${second.id}, round((0.05 + 0.9 * random())::numeric, 3),
-                       round((1 + 100 * random())::numeric, 6), now() - make_interval(secs => 86400 * random())
-                  FROM generate_series(1, ${perStatement})`;
-            }
-            elapsed = ms(t0) / 1000;
-            throw new Error("rollback");
-          })
-          .catch((e: Error) => {
-            if (e.message !== "rollback") throw e;
-          });
-        return elapsed;
-      };
-      const without = await timed(false);
-      const withTriggers = await timed(true);
+    const [target] = await makeMarket("bench-writes", 2, 0);
+    const [{ market_id: writesMarket }] = await sql<{ market_id: string }[]>`SELECT market_id FROM outcomes WHERE id = ${target}`;
+    const setCandleTriggers = (on: boolean) =>
+      on
+        ? sql`ALTER TABLE trades ENABLE TRIGGER trades_candles_ins, ENABLE TRIGGER trades_candles_upd, ENABLE TRIGGER trades_candles_del`
+        : sql`ALTER TABLE trades DISABLE TRIGGER trades_candles_ins, DISABLE TRIGGER trades_candles_upd, DISABLE TRIGGER trades_candles_del`;
+    const timed = async (withTriggers: boolean, statements: number, perStatement: number) => {
+      if (!withTriggers) await setCandleTriggers(false);
+      try {
+        const t0 = performance.now();
+        for (let s = 0; s < statements; s++) {
+          await sql`
+            INSERT INTO trades (id, market_id, outcome_id, price, shares, executed_at)
+            SELECT gen_random_uuid(), ${writesMarket}, ${target}, round((0.05 + 0.9 * random())::numeric, 3),
+                   round((1 + 100 * random())::numeric, 6), clock_timestamp()
+              FROM generate_series(1, ${perStatement})`;
+        }
+        return ms(t0) / 1000;
+      } finally {
+        await sql.begin(async (tx) => {
+          await liftBounds(tx);
+          await tx`DELETE FROM trades WHERE outcome_id = ${target}`;
+        });
+        if (!withTriggers) await setCandleTriggers(true);
+      }
+    };
+    for (const [statements, perStatement] of [
+      [100, 1000],
+      [1000, 100],
+      [5000, 1],
+    ]) {
+      const without = await timed(false, statements, perStatement);
+      const withTriggers = await timed(true, statements, perStatement);
       const label = `${statements.toLocaleString("en")} × ${perStatement} trade${perStatement > 1 ? "s" : ""}`;
       console.log(
         `${label.padEnd(28)} ${withTriggers.toFixed(2).padStart(9)} ${without.toFixed(2).padStart(12)} ${(withTriggers / without).toFixed(2).padStart(6)}`,

@@ -210,6 +210,21 @@ CREATE TRIGGER trades_candles_del AFTER DELETE ON trades REFERENCING OLD TABLE A
 CREATE TRIGGER trades_candles_truncate AFTER TRUNCATE ON trades
   FOR EACH STATEMENT EXECUTE FUNCTION candles_truncate();
 
+-- An UPDATE that moves trades to another outcome changes the candles (and the history) of the
+-- outcome they left too; trades_notify_upd (0002/0006) announces only the rows' new outcomes.
+-- Same payload as notify_market_events, so the cache drops hist:o:<outcome> and sockets get 'price'.
+CREATE FUNCTION notify_trades_left_outcomes() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('market_events', json_build_object('k', 'price', 's', m.slug, 'm', m.id, 'o', x.outcome_id)::text)
+    FROM (SELECT DISTINCT outcome_id FROM old_rows EXCEPT SELECT outcome_id FROM new_rows) x
+    JOIN outcomes oc ON oc.id = x.outcome_id
+    JOIN markets m ON m.id = oc.market_id;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER trades_notify_upd_left AFTER UPDATE ON trades REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION notify_trades_left_outcomes();
+
 -- Bulk loads (the seed) turn the row triggers off and rebuild once: candles join the values
 -- these two functions of migration 0005 cover.
 CREATE OR REPLACE FUNCTION set_row_derived_triggers(enabled boolean) RETURNS void LANGUAGE plpgsql AS $$
