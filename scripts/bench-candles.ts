@@ -140,14 +140,16 @@ try {
     // Trades as a live writer makes them (executed now, each statement its own transaction) into a
     // market of their own, once with the rollup triggers and once without; deleted again after each
     // run (untimed). The other triggers on trades (notify, top traders, rolling volume) run in both.
-    console.log("\nwrite cost of the rollup triggers (live trades, one transaction per statement)");
+    console.log("\nwrite cost of the rollup triggers (live trades, one transaction per statement; median of 3 interleaved rounds)");
     console.log(`${"statements".padEnd(28)} ${"with (s)".padStart(9)} ${"without (s)".padStart(12)} ${"ratio".padStart(6)}`);
     const [target] = await makeMarket("bench-writes", 2, 0);
     const [{ market_id: writesMarket }] = await sql<{ market_id: string }[]>`SELECT market_id FROM outcomes WHERE id = ${target}`;
     const setCandleTriggers = (on: boolean) =>
-      on
-        ? sql`ALTER TABLE trades ENABLE TRIGGER trades_candles_ins, ENABLE TRIGGER trades_candles_upd, ENABLE TRIGGER trades_candles_del`
-        : sql`ALTER TABLE trades DISABLE TRIGGER trades_candles_ins, DISABLE TRIGGER trades_candles_upd, DISABLE TRIGGER trades_candles_del`;
+      sql.begin(async (tx) => {
+        await liftBounds(tx); // waits for autovacuum to step aside
+        const verb = tx.unsafe(on ? "ENABLE" : "DISABLE");
+        await tx`ALTER TABLE trades ${verb} TRIGGER trades_candles_ins, ${verb} TRIGGER trades_candles_upd, ${verb} TRIGGER trades_candles_del`;
+      });
     const timed = async (withTriggers: boolean, statements: number, perStatement: number) => {
       if (!withTriggers) await setCandleTriggers(false);
       try {
@@ -173,12 +175,52 @@ try {
       [1000, 100],
       [5000, 1],
     ]) {
-      const without = await timed(false, statements, perStatement);
-      const withTriggers = await timed(true, statements, perStatement);
+      // Interleaved rounds, medians: the machine's load drifts more than the triggers cost.
+      const runs: Record<"with" | "without", number[]> = { with: [], without: [] };
+      for (let round = 0; round < 3; round++) {
+        runs.without.push(await timed(false, statements, perStatement));
+        runs.with.push(await timed(true, statements, perStatement));
+      }
+      const [without, withTriggers] = [pct(runs.without, 50), pct(runs.with, 50)];
       const label = `${statements.toLocaleString("en")} × ${perStatement} trade${perStatement > 1 ? "s" : ""}`;
       console.log(
         `${label.padEnd(28)} ${withTriggers.toFixed(2).padStart(9)} ${without.toFixed(2).padStart(12)} ${(withTriggers / without).toFixed(2).padStart(6)}`,
       );
+    }
+    // The same writes seen by the server: EXPLAIN ANALYZE times each trigger of each statement, which
+    // the machine's load disturbs far less than wall-clock rounds.
+    console.log("\nthe rollup trigger's share of the server's time per statement (EXPLAIN ANALYZE, each statement its own transaction)");
+    console.log(`${"statements".padEnd(28)} ${"candles ms".padStart(11)} ${"statement ms".padStart(13)} ${"ratio".padStart(6)}`);
+    type Plan = [{ "Execution Time": number; Triggers: { "Trigger Name": string; Time: number }[] }];
+    for (const [statements, perStatement] of [
+      [500, 1],
+      [100, 100],
+      [20, 1000],
+    ]) {
+      let candles = 0;
+      let total = 0;
+      try {
+        for (let s = 0; s < statements; s++) {
+          const [row] = await sql<{ "QUERY PLAN": Plan }[]>`
+            EXPLAIN (ANALYZE, FORMAT JSON)
+            INSERT INTO trades (id, market_id, outcome_id, price, shares, executed_at)
+            SELECT gen_random_uuid(), ${writesMarket}, ${target}, round((0.05 + 0.9 * random())::numeric, 3),
+                   round((1 + 100 * random())::numeric, 6), clock_timestamp()
+              FROM generate_series(1, ${perStatement})`;
+          const [plan] = row["QUERY PLAN"];
+          total += plan["Execution Time"];
+          candles += plan.Triggers.find((t) => t["Trigger Name"] === "trades_candles_ins")?.Time ?? 0;
+        }
+      } finally {
+        await sql.begin(async (tx) => {
+          await liftBounds(tx);
+          await tx`DELETE FROM trades WHERE outcome_id = ${target}`;
+        });
+      }
+      const label = `${statements.toLocaleString("en")} × ${perStatement} trade${perStatement > 1 ? "s" : ""}`;
+      const [c, t] = [candles / statements, total / statements];
+      // Ratio: the statement's time over what it would take without the rollup trigger.
+      console.log(`${label.padEnd(28)} ${c.toFixed(3).padStart(11)} ${t.toFixed(3).padStart(13)} ${(t / (t - c)).toFixed(2).padStart(6)}`);
     }
   }
 
