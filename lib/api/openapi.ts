@@ -148,7 +148,8 @@ const candlesBatchOperation: ZodOpenApiOperationObject = {
   description:
     `The candles of each outcome in outcomeIds (of any markets), each item as GET /v1/markets/{id}/candles answers it for ` +
     `that outcome. An unknown or malformed id is reported in its own item ({outcome_id, candles: null, error}); repeated ids ` +
-    `are answered once. More than ${CANDLES_BATCH_MAX} ids, or none, is a 400. Window rules as for one outcome.`,
+    `are answered once. More than ${CANDLES_BATCH_MAX} ids, or none, is a 400. Window rules as for one outcome. ` +
+    "Unknown query parameters are rejected with 400 (`property <name> should not exist`).",
   requestParams: { query: candlesBatchQuery, header: conditionalHeader },
   responses: {
     ...ok("One item per distinct id, in request order.", "history", candlesBatchSchema, camelCandlesBatchSchema),
