@@ -5,12 +5,15 @@ import { apiErrorOf, badQuery } from "./errors";
 
 /**
  * The ids of a comma-separated list, trimmed, without empty entries and repeats (first occurrence
- * order); more than `max` entries, or none, is the 400 of a query validation failure.
+ * order); more than `max` non-empty entries (repeats count), or none, is the 400 of a query validation failure.
  */
 export function parseIdList(name: string, value: string, max: number): string[] {
-  const entries = value.split(",").map((s) => s.trim());
+  const entries = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (entries.length > max) throw badQuery(`${name} must contain at most ${max} ids`);
-  const ids = [...new Set(entries.filter(Boolean))];
+  const ids = [...new Set(entries)];
   if (!ids.length) throw badQuery(`${name} is required`);
   return ids;
 }
