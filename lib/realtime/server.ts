@@ -23,7 +23,7 @@ import { channelRequest } from "./schemas";
 import { createListener } from "./listener";
 import { createSlugCache } from "./slug-cache";
 import { createThrottle } from "./throttle";
-import { createTokenBucket } from "./token-bucket";
+import { createTokenBucket } from "../server/token-bucket";
 
 export const NOTIFY_CHANNEL = "market_events";
 

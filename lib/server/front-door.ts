@@ -3,7 +3,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BlockList } from "node:net";
 import { apiErrorAnswer, checkRequest, type Answer } from "./http-guard";
-import { clientAddress, clientKey, rateLimitHeaders, TokenBuckets, type RateLimitConfig } from "./rate-limit";
+import { clientAddress, clientKey, rateLimitHeaders, type RateLimitConfig } from "./rate-limit";
+import { TokenBuckets } from "./token-bucket";
 
 export interface FrontDoorOptions {
   /** null: no rate limit (RATE_LIMIT=off). */
@@ -27,7 +28,7 @@ export function frontDoor({ rateLimit, trustProxy }: FrontDoorOptions) {
       const client = clientKey(clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy));
       // Preflights are free (browsers cache them a day) but still report the state.
       const decision = buckets.take(client, req.method === "OPTIONS" ? 0 : 1);
-      const headers = rateLimitHeaders(buckets.config, decision);
+      const headers = rateLimitHeaders(buckets.limits, decision);
       if (!decision.allowed) {
         send(req, res, apiErrorAnswer(429, "Too many requests", { ...headers, "Retry-After": String(decision.retryAfterS) }));
         return true;
