@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import type { Socket } from "socket.io-client";
+import { percentile as pct, sleep } from "../lib/dev/tools";
 import { benchTargets, commitBid, createBenchMarket, joinWatchers } from "./bench-market";
 
 const { values } = parseArgs({
@@ -26,8 +27,6 @@ const BATCH = Math.max(1, Number(values.batch));
 const { baseURL, databaseUrl } = benchTargets("http://127.0.0.1:3400");
 
 const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // A throwaway native market, removed at the end.
 const market = await createBenchMarket(sql, "bench-rt", "Realtime latency benchmark?");

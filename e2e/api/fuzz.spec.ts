@@ -179,7 +179,6 @@ function target(rng: Rng, known: Known): string {
     [() => `/docs/${p()}`, 1],
     [() => "/healthz", 2],
     [() => "/readyz", 1],
-    [() => "/api/sub-categories", 2],
     [() => `/${p()}`, 3],
     [() => `/_next/${p()}`, 1],
     [() => `/${p()}/../v1/markets`, 1],

@@ -27,7 +27,7 @@ test("every method other than GET, HEAD and OPTIONS – 405 with Allow on every 
       expect(res.headers["access-control-allow-origin"]).toBe("*");
       expect(errorBodySchema.parse(JSON.parse(res.body))).toEqual({ statusCode: 405, message: `Cannot ${method} ${path}`, error: "Method Not Allowed" });
     }
-    for (const path of ["/", `/markets/${m.slug}`, "/docs", "/healthz", "/readyz", "/api/sub-categories"]) {
+    for (const path of ["/", `/markets/${m.slug}`, "/docs", "/healthz", "/readyz"]) {
       const res = await rawRequest(baseURL!, method, path);
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.headers.allow, `${method} ${path}`).toBe("GET, HEAD, OPTIONS");

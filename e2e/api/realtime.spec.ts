@@ -8,7 +8,8 @@ import { LISTENER_APPLICATION_NAME } from "@/lib/realtime/listener";
 import { expect, test, testRun } from "../fixtures";
 import { createDatabase, startInstance, type Instance } from "../support/instance";
 import { addOrder, addTrades, makeMarket } from "../support/markets";
-import { collect, connectClient, emitAck, join, sleep, waitFor, type Received } from "../realtime-helpers";
+import { sleep } from "@/lib/dev/tools";
+import { collect, connectClient, emitAck, join, waitFor, type Received } from "../realtime-helpers";
 
 /** The markets these tests write to: live ones, as a client would watch. */
 const LIVE = { prefix: "rt", status: "ACTIVE" } as const;

@@ -4,7 +4,8 @@
 // readers keep loads in flight across every write.
 import type { Socket } from "socket.io-client";
 import { expect, test, testRun } from "../fixtures";
-import { collect, connectClient, join, sleep, waitFor, type Received } from "../realtime-helpers";
+import { sleep } from "@/lib/dev/tools";
+import { collect, connectClient, join, waitFor, type Received } from "../realtime-helpers";
 import { addOrder, addTrades, makeMarket, type TestMarket } from "../support/markets";
 import { startInstance, type Instance } from "../support/instance";
 

@@ -7,9 +7,11 @@ import postgres from "postgres";
 import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Signal } from "@/lib/realtime/channels";
-import { join, sleep, waitFor } from "../realtime-helpers";
+import { sleep } from "@/lib/dev/tools";
+import { join, waitFor } from "../realtime-helpers";
 import { addOrder, addTrades, makeMarket, type TestMarket } from "../support/markets";
-import { freePort, startCluster, type Cluster } from "../../scripts/cluster/topology";
+import { freePort } from "@/lib/dev/tools";
+import { startCluster, type Cluster } from "../../scripts/cluster/topology";
 
 const dir = path.join(process.cwd(), ".data", `cluster-test-${process.pid}`);
 let cluster: Cluster;

@@ -3,29 +3,28 @@
 // the react-query keys and tagged by what they show; the NOTIFY stream that drives the push channels
 // (migrations 0002 and 0006) says what changed, and `invalidateFromNotification` turns that into tags.
 // Readers never know whether an answer came from memory.
+import { config } from "@/lib/config";
 import { withDatabase } from "@/lib/db/breaker";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { reportCacheResult } from "@/lib/cache/request-status";
 import { ResponseCache, type Loaded } from "@/lib/cache/response-cache";
+import { shared } from "@/lib/process-state";
 import * as queries from "./queries";
 import { HISTORY_DEFAULT_WINDOW_S, type MarketListQuery, type PriceHistoryQuery } from "./schemas";
 
 type MarketKey = queries.MarketKey;
 
-/** Budget of the values held, in bytes of JSON (`CACHE_MAX_MB`, default 64). */
-const MAX_BYTES = Number(process.env.CACHE_MAX_MB ?? 64) * 1024 * 1024;
-/** How long an invalidated answer may still be served while the database is away (`CACHE_STALE_IF_ERROR_S`). */
-export const STALE_IF_ERROR_S = Number(process.env.CACHE_STALE_IF_ERROR_S ?? 300);
-
-// One cache per process: Next bundles route handlers and pages apart from server.ts, which feeds it.
-const g = globalThis as unknown as { __marketsCache?: ResponseCache };
+// One cache per process (lib/process-state.ts): Next bundles route handlers and pages apart from server.ts, which feeds it.
+// Its budget is CACHE_MAX_MB of JSON (CACHE=off: none); CACHE_STALE_IF_ERROR_S bounds serving stale (lib/config.ts).
 export function marketCache(): ResponseCache {
-  g.__marketsCache ??= new ResponseCache({
-    maxBytes: process.env.CACHE === "off" ? 0 : MAX_BYTES,
-    staleIfErrorMs: STALE_IF_ERROR_S * 1000,
-    canServeStale: isDatabaseUnavailable,
+  return shared("marketsCache", () => {
+    const { CACHE, CACHE_MAX_MB, CACHE_STALE_IF_ERROR_S } = config();
+    return new ResponseCache({
+      maxBytes: CACHE ? CACHE_MAX_MB * 1024 * 1024 : 0,
+      staleIfErrorMs: CACHE_STALE_IF_ERROR_S * 1000,
+      canServeStale: isDatabaseUnavailable,
+    });
   });
-  return g.__marketsCache;
 }
 
 // ------------------------------------------------------------------ tags: what an entry shows

@@ -3,7 +3,7 @@
 // components call these directly. "No such market" is null or a domain error (./errors).
 import type postgres from "postgres";
 import { readDb } from "@/lib/db/client";
-import type { SubCategories } from "@/lib/ui/sub-categories";
+import { SLUG_RE } from "./constants";
 import { MarketNotFound, OutcomeMismatch, OutcomeNotFound } from "./errors";
 import { buildNativeBook, formatExternalBook } from "./order-book";
 import { bucketTrades, historyWindow } from "./price-history";
@@ -15,6 +15,7 @@ import {
   type MarketDetailRow,
   type MarketRow,
   type OutcomeRow,
+  type SubCategories,
   type TopTraderRow,
   type UserRefRow,
 } from "./rows";
@@ -39,12 +40,11 @@ import { commentFromRow, marketDetailFromRow, marketListItemFromRow, outcomeFrom
 type Sql = postgres.Sql;
 type Fragment = postgres.Fragment;
 
-const SLUG_RE = /^[a-z0-9-]{1,200}$/;
 const MAX_TS = 100_000_000_000; // year 5138: keeps to_timestamp() in range for any integer a client sends
 const MAX_OFFSET = 2 ** 53;
 
 /**
- * The stored column each sortBy orders by (decisions.md), never interpolated from input. Each has a
+ * The stored column each sortBy orders by (docs/api.md, "Sorting"), never interpolated from input. Each has a
  * (status, column, id) and a (status, category, column, id) index. TRENDING's stored value is the
  * rolling volume as of the last sweep (migration 0003); listTrending corrects it to this moment.
  */

@@ -169,3 +169,10 @@ export interface UserRefRow {
   username: string;
   profile_image_url: string | null;
 }
+
+/** One sub-category present for a status and category, with its market count (from market_counts): what the list's sub-category choice offers. */
+export interface SubCategoryCount {
+  sub_category: string;
+  count: number;
+}
+export type SubCategories = SubCategoryCount[];

@@ -2,7 +2,8 @@
 // and, on /v1, the per-client rate limit with its headers on every answer.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BlockList } from "node:net";
-import { apiErrorAnswer, checkRequest, type Answer } from "./http-guard";
+import { apiErrorAnswer } from "@/lib/api/headers";
+import { checkRequest, type Answer } from "./http-guard";
 import { clientAddress, clientKey, rateLimitHeaders, type RateLimitConfig } from "./rate-limit";
 import { TokenBuckets } from "./token-bucket";
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseConfig } from "@/lib/config";
 import { clientAddress, clientKey, rateLimitConfig, rateLimitHeaders, trustedProxies } from "./rate-limit";
 
 describe("rateLimitConfig – from the environment", () => {
@@ -11,11 +12,11 @@ describe("rateLimitConfig – from the environment", () => {
       { ratePerS: 5, burst: 10, maxKeys: 100_000 },
     ],
     [{ RATE_LIMIT_RPS: "500" }, { ratePerS: 500, burst: 500, maxKeys: 100_000 }],
-  ])("%j → %j", (env, expected) => expect(rateLimitConfig(env)).toEqual(expected));
+  ])("%j → %j", (env, expected) => expect(rateLimitConfig(parseConfig(env))).toEqual(expected));
 
   it("refuses nonsense instead of guessing", () => {
-    expect(() => rateLimitConfig({ RATE_LIMIT_RPS: "fast" })).toThrow(/RATE_LIMIT_RPS/);
-    expect(() => rateLimitConfig({ RATE_LIMIT_BURST: "-1" })).toThrow(/RATE_LIMIT_BURST/);
+    expect(() => rateLimitConfig(parseConfig({ RATE_LIMIT_RPS: "fast" }))).toThrow(/RATE_LIMIT_RPS/);
+    expect(() => rateLimitConfig(parseConfig({ RATE_LIMIT_BURST: "-1" }))).toThrow(/RATE_LIMIT_BURST/);
   });
 });
 
@@ -29,7 +30,7 @@ describe("RateLimit headers – draft-ietf-httpapi-ratelimit-headers structured 
 });
 
 describe("clientAddress – X-Forwarded-For only from trusted proxies", () => {
-  const trusted = trustedProxies("loopback, 10.0.0.0/8");
+  const trusted = trustedProxies(["loopback", "10.0.0.0/8"]);
   it.each([
     ["no TRUST_PROXY: the socket", "203.0.113.9", "1.1.1.1", null, "203.0.113.9"],
     ["untrusted peer: its header is ignored", "203.0.113.9", "1.1.1.1", trusted, "203.0.113.9"],
@@ -41,8 +42,8 @@ describe("clientAddress – X-Forwarded-For only from trusted proxies", () => {
   ] as const)("%s", (_name, peer, xff, list, expected) => expect(clientAddress(peer, xff, list)).toBe(expected));
 
   it("refuses a TRUST_PROXY entry it cannot read", () => {
-    expect(() => trustedProxies("10.0.0.0/33")).toThrow(/TRUST_PROXY/);
-    expect(() => trustedProxies("proxy.example")).toThrow(/TRUST_PROXY/);
+    expect(() => trustedProxies(["10.0.0.0/33"])).toThrow(/TRUST_PROXY/);
+    expect(() => trustedProxies(["proxy.example"])).toThrow(/TRUST_PROXY/);
   });
 });
 

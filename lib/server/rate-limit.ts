@@ -1,6 +1,7 @@
 // The /v1 rate limit: one token bucket per client (lib/server/token-bucket.ts) in this process's memory,
 // every request takes one; who the client is (TRUST_PROXY, X-Forwarded-For) and the RateLimit headers.
 import { BlockList, isIP } from "node:net";
+import { config, type Config } from "@/lib/config";
 import type { Decision, KeyedLimits } from "./token-bucket";
 
 /** Requests a client may make at once (`burst`), per second after that (`ratePerS`), clients kept (`maxKeys`). */
@@ -8,19 +9,11 @@ export type RateLimitConfig = KeyedLimits;
 
 export const RATE_LIMIT_DEFAULTS: RateLimitConfig = { ratePerS: 50, burst: 100, maxKeys: 100_000 };
 
-/** RATE_LIMIT=off (or 0/false) switches limiting off: null. Bad numbers are a startup error, not a silent default. */
-export function rateLimitConfig(env: Record<string, string | undefined> = process.env): RateLimitConfig | null {
-  if (["off", "0", "false"].includes((env.RATE_LIMIT ?? "").toLowerCase())) return null;
-  const positive = (name: string, fallback: number) => {
-    const raw = env[name];
-    if (raw === undefined || raw === "") return fallback;
-    const n = Number(raw);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
-    return n;
-  };
-  const ratePerS = positive("RATE_LIMIT_RPS", RATE_LIMIT_DEFAULTS.ratePerS);
-  const burst = Math.max(1, Math.floor(positive("RATE_LIMIT_BURST", Math.max(RATE_LIMIT_DEFAULTS.burst, ratePerS))));
-  return { ratePerS, burst, maxKeys: Math.floor(positive("RATE_LIMIT_MAX_CLIENTS", RATE_LIMIT_DEFAULTS.maxKeys)) };
+/** RATE_LIMIT=off switches limiting off: null. The burst defaults to max(100, RATE_LIMIT_RPS). */
+export function rateLimitConfig(c: Config = config()): RateLimitConfig | null {
+  if (!c.RATE_LIMIT) return null;
+  const ratePerS = c.RATE_LIMIT_RPS;
+  return { ratePerS, burst: c.RATE_LIMIT_BURST ?? Math.floor(Math.max(RATE_LIMIT_DEFAULTS.burst, ratePerS)), maxKeys: c.RATE_LIMIT_MAX_CLIENTS };
 }
 
 /**
@@ -43,16 +36,13 @@ const KEYWORDS: Record<string, string[]> = {
 };
 
 /**
- * TRUST_PROXY: comma-separated addresses, CIDR ranges or the keywords loopback, private, linklocal,
- * naming the proxies whose X-Forwarded-For is believed. Unset: nobody's is.
+ * TRUST_PROXY: addresses, CIDR ranges or the keywords loopback, private, linklocal, naming the proxies
+ * whose X-Forwarded-For is believed. None: nobody's is.
  */
-export function trustedProxies(value: string | undefined): BlockList | null {
-  if (!value?.trim()) return null;
+export function trustedProxies(tokens: string[] = config().TRUST_PROXY): BlockList | null {
+  if (!tokens.length) return null;
   const list = new BlockList();
-  for (const token of value
-    .split(",")
-    .map((t) => t.trim())
-    .filter(Boolean)) {
+  for (const token of tokens) {
     for (const entry of KEYWORDS[token.toLowerCase()] ?? [token]) {
       const [address, prefix] = entry.split("/");
       const family = isIP(address);
