@@ -4,6 +4,7 @@
 // other module asks `config()`. README's "Configuration" section is generated from VARIABLES
 // (npm run docs:config). Test and benchmark scripts read their own variables (TEST_PORT, BENCH_* …):
 // they are listed in SCRIPT_VARIABLES for the README only.
+import "server-only";
 import path from "node:path";
 import { z } from "zod";
 import { dropShared, shared } from "@/lib/process-state";

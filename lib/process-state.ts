@@ -4,6 +4,7 @@
 // a module-level variable exists once per bundle (and once more in server.ts). Whatever one part of the
 // process sets and another reads must live on globalThis; every such piece is listed here, with why, and
 // nothing else in the code touches globalThis.
+import "server-only";
 import type { AsyncLocalStorage } from "node:async_hooks";
 import type { RequestCacheStatus } from "@/lib/cache/request-status";
 import type { ResponseCache } from "@/lib/cache/response-cache";

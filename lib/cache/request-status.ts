@@ -1,5 +1,6 @@
 // Which cache answered the reads of the current request, so the HTTP layer can say so (X-Cache, Age)
 // without the handlers passing it along. One store per process (lib/process-state.ts): Next bundles routes apart.
+import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { shared } from "@/lib/process-state";
 import type { CacheResult, CacheStatus } from "./response-cache";

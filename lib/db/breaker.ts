@@ -1,6 +1,7 @@
 // A circuit breaker in front of the database: after a failed connection every request answers 503 at
 // once, and one probe per interval (not one connect per request) finds out when the database is back.
 // One breaker per process (lib/process-state.ts): server.ts and the route handlers Next bundles separately share its state.
+import "server-only";
 import { config } from "@/lib/config";
 import { isErrorOf, shared } from "@/lib/process-state";
 import { db } from "./client";

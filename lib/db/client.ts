@@ -1,5 +1,6 @@
 // The one connection pool of the process, shared (lib/process-state.ts) so that server.ts, scripts and
 // the route handlers Next bundles separately all use it (and dev reloads do not leak pools).
+import "server-only";
 import postgres from "postgres";
 import { config } from "@/lib/config";
 import { dropShared, peekShared, shared } from "@/lib/process-state";

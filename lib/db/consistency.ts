@@ -3,6 +3,7 @@
 // has replayed at least that far (lib/db/replicas.ts), or by the primary.
 // One position per process (lib/process-state.ts): server.ts (which hears the NOTIFYs) and the route
 // handlers Next bundles separately must share it. Depends on nothing else of lib/db.
+import "server-only";
 import type postgres from "postgres";
 import { config } from "@/lib/config";
 import { shared } from "@/lib/process-state";

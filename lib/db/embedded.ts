@@ -1,4 +1,5 @@
 // Starts (or reuses) the embedded PostgreSQL that serves as the default database when DATABASE_URL is unset.
+import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import postgres from "postgres";

@@ -1,5 +1,6 @@
 // Which database failures mean "the database is away or overloaded" (answer 503, retry soon) rather than
 // a bug (answer 500), and the domain error that carries that verdict up to the HTTP layer.
+import "server-only";
 import { isErrorOf } from "@/lib/process-state";
 
 /** Socket and driver codes of a connection that could not be made or was lost (postgres.js, node:net). */

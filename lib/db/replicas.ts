@@ -3,6 +3,7 @@
 // probed once a second (and at once when one of their connections closes), never per request; a
 // read that needs a replica to catch up polls it every few ms for a bounded time.
 // lib/db's modules depend one way: client.ts → replicas.ts → consistency.ts.
+import "server-only";
 import type postgres from "postgres";
 import { config } from "@/lib/config";
 import { consistencyEnabled, parseLsn, requiredPosition } from "./consistency";

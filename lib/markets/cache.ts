@@ -3,6 +3,7 @@
 // the react-query keys and tagged by what they show; the NOTIFY stream that drives the push channels
 // (migrations 0002 and 0006) says what changed, and `invalidateFromNotification` turns that into tags.
 // Readers never know whether an answer came from memory.
+import "server-only";
 import { config } from "@/lib/config";
 import { withDatabase } from "@/lib/db/breaker";
 import { isDatabaseUnavailable } from "@/lib/db/errors";

@@ -1,6 +1,7 @@
 // Every read of the public API, one function per query, each taking one params object and
 // returning typed rows (lib/markets/rows.ts). Server side only: route handlers and server
 // components call these directly. "No such market" is null or a domain error (./errors).
+import "server-only";
 import type postgres from "postgres";
 import { readDb } from "@/lib/db/client";
 import { SLUG_RE } from "./constants";

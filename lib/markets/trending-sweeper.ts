@@ -1,5 +1,6 @@
 // Keeps the stored 24 h volume of TRENDING close to the truth (migration 0003): once a minute it
 // subtracts the trades that aged out. Readers are exact without it; it keeps their correction small.
+import "server-only";
 import { config } from "@/lib/config";
 import type { Sql } from "@/lib/db/client";
 

@@ -1,5 +1,6 @@
 // What server.ts's http handler does before Next sees a request: the guard (lib/server/http-guard.ts)
 // and, on /v1, the per-client rate limit with its headers on every answer.
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BlockList } from "node:net";
 import { apiErrorAnswer } from "@/lib/api/headers";

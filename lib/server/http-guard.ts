@@ -1,6 +1,7 @@
 // The checks server.ts runs on every request before Next sees it: requests Next would answer with a 500
 // (an undecodable path, TRACE) or with a redirect (a trailing slash on /v1), and /v1 paths that could
 // resolve outside /v1, get a 4xx here. /v1 answers carry the API's JSON error body and headers.
+import "server-only";
 import { API_METHODS, apiErrorAnswer } from "@/lib/api/headers";
 
 export interface Answer {
