@@ -9,7 +9,8 @@ import { breaker } from "./lib/db/breaker";
 import { closeDb, db } from "./lib/db/client";
 import { resolveDatabase } from "./lib/db/embedded";
 import { migrate } from "./lib/db/migrate";
-import { getOrderBook, invalidateFromNotification, marketCache } from "./lib/markets/cache";
+import { createChangeStream } from "./lib/events/change-stream";
+import { cacheInvalidation, getOrderBook } from "./lib/markets/cache";
 import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
 import { attachRealtime } from "./lib/realtime/server";
 import { frontDoor } from "./lib/server/front-door";
@@ -62,16 +63,24 @@ async function main() {
     void handle(req, res);
   });
   const closers: Array<() => Promise<void>> = [];
+  // One stream of committed changes (NOTIFY market_events) feeds the response cache and the push channels.
+  // The cache subscribes first: it drops a changed answer before any socket is told to refetch it, and it
+  // answers from memory only while the stream is heard.
+  const changes = createChangeStream({
+    databaseUrl: database.url,
+    heartbeatMs: Number(process.env.REALTIME_HEARTBEAT_MS ?? 5_000),
+    log: (m) => console.log(`[changes] ${m}`),
+  });
+  if (process.env.CACHE !== "off") changes.subscribe(cacheInvalidation);
   // Push channels on the same port. A failure to attach is an error, not a silently missing feature.
-  // The response cache answers from memory only while the NOTIFY stream that invalidates it is heard.
-  const caching = process.env.CACHE !== "off";
   closers.push(
-    await attachRealtime(server, {
-      onEvent: caching ? invalidateFromNotification : undefined,
-      onListening: caching ? (listening) => marketCache().setLive(listening) : undefined,
+    attachRealtime(server, {
+      changes,
       bookFor: process.env.REALTIME_PUSH_BOOK === "0" ? undefined : (slug, outcomeId) => getOrderBook({ slug, outcomeId }),
     }),
   );
+  await changes.start();
+  closers.push(() => changes.close());
   closers.push(startTrendingSweeper(sql));
   if (args.has("--simulate") || process.env.SIMULATE === "1") {
     const { startSimulator } = await import("./lib/simulator/simulator");

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Socket } from "socket.io-client";
 import postgres from "postgres";
-import { LISTENER_APPLICATION_NAME } from "@/lib/realtime/listener";
+import { LISTENER_APPLICATION_NAME } from "@/lib/events/listener";
 import { expect, test, testRun } from "../fixtures";
 import { createDatabase, startInstance, type Instance } from "../support/instance";
 import { addOrder, addTrades, makeMarket } from "../support/markets";

@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ChannelKind, Signal } from "./channels";
+import { createSignalEmitter, type EmitterOptions } from "./emitter";
+
+const CH = "market:m:orderbook";
+const OUT_A = "aaaaaaaa-0000-4000-8000-000000000001";
+const OUT_B = "aaaaaaaa-0000-4000-8000-000000000002";
+
+describe("signal emitter", () => {
+  let sent: Array<{ channel: string; kind: ChannelKind; signal: Signal }>;
+  let watching: Map<string, number>;
+  const make = (over: Partial<EmitterOptions> = {}) =>
+    createSignalEmitter({
+      coalesceMs: 100,
+      watchers: (c) => watching.get(c) ?? 0,
+      send: (channel, kind, signal) => sent.push({ channel, kind, signal }),
+      ...over,
+    });
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 1_000 });
+    sent = [];
+    watching = new Map([[CH, 2]]);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it("sends nothing and reads nothing for a channel nobody watches", async () => {
+    const bookFor = vi.fn(async () => ({}));
+    const e = make({ bookFor });
+    e.push("market:other:orderbook", { kind: "orderbook", slug: "other", outcomeId: OUT_A });
+    await vi.runAllTimersAsync();
+    expect(sent).toEqual([]);
+    expect(bookFor).not.toHaveBeenCalled();
+  });
+
+  it("counts seq per channel, and starts again at 1 once the room emptied", () => {
+    const e = make();
+    const price = "market:m:price";
+    watching.set(price, 1);
+    e.push(price, { kind: "price", slug: "m", outcomeId: null });
+    vi.advanceTimersByTime(100);
+    e.push(price, { kind: "price", slug: "m", outcomeId: null });
+    vi.advanceTimersByTime(200);
+    e.forget(price);
+    e.push(price, { kind: "price", slug: "m", outcomeId: null });
+    expect(sent.map((s) => s.signal.seq)).toEqual([1, 2, 1]);
+    expect(sent[0]).toMatchObject({ channel: price, kind: "price", signal: { channel: price, slug: "m", outcomeId: null, at: 1_000 } });
+  });
+
+  it("coalesces a burst into the first and the last, naming the outcome only when all concern it", () => {
+    const e = make({ bookFor: undefined });
+    e.push(CH, { kind: "orderbook", slug: "m", outcomeId: OUT_A });
+    e.push(CH, { kind: "orderbook", slug: "m", outcomeId: OUT_A });
+    e.push(CH, { kind: "orderbook", slug: "m", outcomeId: OUT_B });
+    vi.advanceTimersByTime(100); // the trailing signal folds A, A and B: it names no outcome
+    e.push(CH, { kind: "orderbook", slug: "m", outcomeId: OUT_B });
+    vi.advanceTimersByTime(100);
+    expect(sent.map((s) => [s.signal.outcomeId, s.signal.at])).toEqual([
+      [OUT_A, 1_000],
+      [null, 1_100],
+      [OUT_B, 1_200],
+    ]);
+  });
+
+  it("an orderbook signal of one outcome carries its book, read once however many watch", async () => {
+    const bookFor = vi.fn(async (_slug: string, outcomeId: string) => ({ outcome_id: outcomeId, bids: [], asks: [] }));
+    const e = make({ bookFor });
+    watching.set(CH, 1000);
+    e.push(CH, { kind: "orderbook", slug: "m", outcomeId: OUT_A });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(bookFor).toHaveBeenCalledTimes(1);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].signal.book).toEqual({ outcome_id: OUT_A, bids: [], asks: [] });
+  });
+
+  it("a book that cannot be read leaves the signal without one (watchers refetch), and order is kept", async () => {
+    let calls = 0;
+    const bookFor = vi.fn(async () => {
+      if (++calls === 1) throw new Error("database away");
+      return { ok: 1 };
+    });
+    const e = make({ bookFor });
+    e.push(CH, { kind: "orderbook", slug: "m", outcomeId: OUT_A });
+    vi.advanceTimersByTime(50);
+    e.push(CH, { kind: "orderbook", slug: "m", outcomeId: OUT_B });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(sent.map((s) => [s.signal.seq, s.signal.outcomeId, "book" in s.signal])).toEqual([
+      [1, OUT_A, false],
+      [2, OUT_B, true],
+    ]);
+  });
+
+  it("a price signal never carries a book", async () => {
+    const bookFor = vi.fn(async () => ({}));
+    const e = make({ bookFor });
+    watching.set("market:m:price", 1);
+    e.push("market:m:price", { kind: "price", slug: "m", outcomeId: OUT_A });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(bookFor).not.toHaveBeenCalled();
+    expect(sent[0].signal).not.toHaveProperty("book");
+  });
+});

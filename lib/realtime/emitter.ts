@@ -1,0 +1,75 @@
+// The signal emitter of the push channels: what goes out to a channel's room when its market changes.
+// At most one signal per channel per `coalesceMs` (the last change always gets one), a seq per channel,
+// and for an orderbook signal that names one outcome, that outcome's book read once for every watcher.
+import type { ChannelKind, Signal } from "./channels";
+import { createThrottle, type Timers } from "./throttle";
+
+/** What a change asks of one channel. `outcomeId` null: several outcomes, the market, or a resync. */
+export interface Change {
+  kind: ChannelKind;
+  slug: string;
+  outcomeId: string | null;
+}
+
+export interface EmitterOptions {
+  coalesceMs: number;
+  /** How many sockets are in a channel's room now (0: nobody to signal, nothing is read or sent). */
+  watchers: (channel: string) => number;
+  /** Sends one signal to every socket in the channel's room, as event `kind`. */
+  send: (channel: string, kind: ChannelKind, signal: Signal) => void;
+  /** The book an orderbook signal carries so its watchers need not refetch it; null or a failure: they refetch. */
+  bookFor?: (slug: string, outcomeId: string) => Promise<unknown>;
+  now?: () => number;
+  timers?: Timers;
+}
+
+export interface SignalEmitter {
+  /** A change to `channel` (`market:{slug}:{kind}`); ignored while nobody watches it. */
+  push: (channel: string, change: Change) => void;
+  /** A room emptied: its seq starts again at 1 when someone joins. */
+  forget: (channel: string) => void;
+  close: () => void;
+}
+
+export function createSignalEmitter(options: EmitterOptions): SignalEmitter {
+  const { watchers, send, bookFor, now = Date.now } = options;
+  const seqs = new Map<string, number>();
+
+  // `at` is when the throttle let the signal go, even if reading its book delayed the emit.
+  const emit = (channel: string, { kind, slug, outcomeId }: Change, at: number, extra: object = {}) => {
+    if (!watchers(channel)) return;
+    const seq = (seqs.get(channel) ?? 0) + 1;
+    seqs.set(channel, seq);
+    send(channel, kind, { channel, slug, outcomeId, at, seq, ...extra });
+  };
+
+  // The signals of one channel keep their order while a book is being read for one of them.
+  const sending = new Map<string, Promise<void>>();
+  const release = (channel: string, change: Change) => {
+    if (!watchers(channel)) return;
+    const at = now();
+    const { outcomeId } = change;
+    const wantsBook = change.kind === "orderbook" && outcomeId !== null && bookFor !== undefined;
+    const before = sending.get(channel);
+    if (!wantsBook && !before) return emit(channel, change, at);
+    const next = (before ?? Promise.resolve())
+      .then(() => (wantsBook ? bookFor(change.slug, outcomeId).catch(() => null) : null))
+      .then((book) => emit(channel, change, at, book ? { book } : {}));
+    sending.set(channel, next);
+    void next.finally(() => sending.get(channel) === next && sending.delete(channel));
+  };
+
+  // Changes folded together name their outcome only when they all concern the same one.
+  const throttle = createThrottle<Change>(options.coalesceMs, release, {
+    merge: (a, b) => ({ ...b, outcomeId: a.outcomeId === b.outcomeId ? b.outcomeId : null }),
+    timers: options.timers,
+  });
+
+  return {
+    push: (channel, change) => {
+      if (watchers(channel)) throttle.push(channel, change);
+    },
+    forget: (channel) => seqs.delete(channel),
+    close: () => throttle.close(),
+  };
+}
