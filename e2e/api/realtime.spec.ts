@@ -55,7 +55,7 @@ test.describe("push channels – protocol", () => {
     ["an object without channel", { room: "market:x:price" }],
     ["a non-string channel", { channel: 7 }],
     ["an empty channel", { channel: "" }],
-    ["an unknown kind", { channel: "market:some-market:trades" }],
+    ["an unknown kind", { channel: "market:some-market:volume" }],
     ["an upper-case slug", { channel: "market:Some-Market:price" }],
     ["a slug with an underscore", { channel: "market:some_market:price" }],
     ["a missing prefix", { channel: "some-market:price" }],

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EVENT_KINDS, parseMarketEvent, pingPayload, pushKindOf } from "./market-events";
+import { EVENT_KINDS, parseMarketEvent, pingPayload, pushKindsOf } from "./market-events";
 
 const OUTCOME = "0b7c6c1e-3f0a-4d55-9b1e-2a7f5c9d8e01";
 const MARKET = "5d1f3c2a-8e4b-4a6f-9c7d-1e2f3a4b5c6d";
@@ -32,12 +32,13 @@ describe("market events – the one parse", () => {
     expect(parseMarketEvent(payload)).toBeNull();
   });
 
-  it("maps price and orderbook events of a market to their channel kind, and nothing else", () => {
+  it("maps a market's events to the channels they signal: a trade moves the price and the tape", () => {
     const base = { slug: "a", marketId: null, outcomeId: null };
-    expect(pushKindOf({ ...base, kind: "price" })).toBe("price");
-    expect(pushKindOf({ ...base, kind: "orderbook" })).toBe("orderbook");
-    for (const kind of ["detail", "market", "list", "flush"] as const) expect(pushKindOf({ ...base, kind })).toBeNull();
-    expect(pushKindOf({ ...base, slug: null, kind: "price" })).toBeNull();
+    expect(pushKindsOf({ ...base, kind: "trade" })).toEqual(["price", "trades"]);
+    expect(pushKindsOf({ ...base, kind: "price" })).toEqual(["price"]);
+    expect(pushKindsOf({ ...base, kind: "orderbook" })).toEqual(["orderbook"]);
+    for (const kind of ["detail", "market", "list", "flush"] as const) expect(pushKindsOf({ ...base, kind })).toEqual([]);
+    expect(pushKindsOf({ ...base, slug: null, kind: "price" })).toEqual([]);
   });
 
   it("the migrations send exactly the kinds declared here", () => {

@@ -12,7 +12,8 @@ export const NOTIFY_CHANNEL = "market_events";
  * migrations send exactly these); the push channels map some of them to channel kinds (`pushKindOf`).
  */
 export const EVENT_KINDS = {
-  price: "trades, or an outcome's probability or name (outcome set); a market's visible fields (outcome null)",
+  trade: "trades of an outcome inserted, changed or deleted (outcome set)",
+  price: "an outcome's probability or name (outcome set); a market's visible fields (outcome null)",
   orderbook: "an outcome's resting orders or a venue's book (outcome set)",
   detail: "comments, counters and an outcome's other columns: what the market page and the lists show",
   market: "outcomes added or removed; a market renamed, re-sourced or deleted (sent under old and new slug)",
@@ -62,8 +63,16 @@ export function parseMarketEvent(payload: string): MarketEvent | null {
   return { kind, slug: s ?? null, marketId: m ?? null, outcomeId: o ?? null };
 }
 
-/** The push channel kind an event signals (docs/api.md "Push channels"), or null when sockets do not hear of it. */
-export function pushKindOf(event: MarketEvent): ChannelKind | null {
-  if (event.slug === null) return null;
-  return event.kind === "price" || event.kind === "orderbook" ? event.kind : null;
+/** The push channels an event signals (docs/api.md "Push channels"): a trade moves the price and the tape. */
+export function pushKindsOf(event: MarketEvent): readonly ChannelKind[] {
+  if (event.slug === null) return [];
+  switch (event.kind) {
+    case "trade":
+      return ["price", "trades"];
+    case "price":
+    case "orderbook":
+      return [event.kind];
+    default:
+      return [];
+  }
 }

@@ -3,7 +3,7 @@
 import { SLUG_PATTERN } from "@/lib/markets/constants";
 
 export const SOCKET_PATH = "/socket.io";
-export const CHANNEL_KINDS = ["price", "orderbook"] as const;
+export const CHANNEL_KINDS = ["price", "orderbook", "trades"] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 /** A socket may be in at most this many channels at once. */

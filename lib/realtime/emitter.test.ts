@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ChannelKind, Signal } from "./channels";
-import { createSignalEmitter, type EmitterOptions } from "./emitter";
+import { createSignalEmitter, type Change, type EmitterOptions } from "./emitter";
+
+/** The orderbook carrier server.ts installs: the book of the one outcome a signal names. */
+const books = (bookFor: (slug: string, outcomeId: string) => Promise<unknown>) => ({
+  orderbook: (_channel: string, c: Change) => (c.outcomeId ? bookFor(c.slug, c.outcomeId).then((book) => ({ book })) : null),
+});
 
 const CH = "market:m:orderbook";
 const OUT_A = "aaaaaaaa-0000-4000-8000-000000000001";
@@ -25,7 +30,7 @@ describe("signal emitter", () => {
 
   it("sends nothing and reads nothing for a channel nobody watches", async () => {
     const bookFor = vi.fn(async () => ({}));
-    const e = make({ bookFor });
+    const e = make({ carry: books(bookFor) });
     e.push("market:other:orderbook", { kind: "orderbook", slug: "other", outcomeId: OUT_A });
     await vi.runAllTimersAsync();
     expect(sent).toEqual([]);
@@ -47,7 +52,7 @@ describe("signal emitter", () => {
   });
 
   it("coalesces a burst into the first and the last, naming the outcome only when all concern it", () => {
-    const e = make({ bookFor: undefined });
+    const e = make();
     e.push(CH, { kind: "orderbook", slug: "m", outcomeId: OUT_A });
     e.push(CH, { kind: "orderbook", slug: "m", outcomeId: OUT_A });
     e.push(CH, { kind: "orderbook", slug: "m", outcomeId: OUT_B });
@@ -63,7 +68,7 @@ describe("signal emitter", () => {
 
   it("an orderbook signal of one outcome carries its book, read once however many watch", async () => {
     const bookFor = vi.fn(async (_slug: string, outcomeId: string) => ({ outcome_id: outcomeId, bids: [], asks: [] }));
-    const e = make({ bookFor });
+    const e = make({ carry: books(bookFor) });
     watching.set(CH, 1000);
     e.push(CH, { kind: "orderbook", slug: "m", outcomeId: OUT_A });
     await vi.advanceTimersByTimeAsync(0);
@@ -78,7 +83,7 @@ describe("signal emitter", () => {
       if (++calls === 1) throw new Error("database away");
       return { ok: 1 };
     });
-    const e = make({ bookFor });
+    const e = make({ carry: books(bookFor) });
     e.push(CH, { kind: "orderbook", slug: "m", outcomeId: OUT_A });
     vi.advanceTimersByTime(50);
     e.push(CH, { kind: "orderbook", slug: "m", outcomeId: OUT_B });
@@ -91,7 +96,7 @@ describe("signal emitter", () => {
 
   it("a price signal never carries a book", async () => {
     const bookFor = vi.fn(async () => ({}));
-    const e = make({ bookFor });
+    const e = make({ carry: books(bookFor) });
     watching.set("market:m:price", 1);
     e.push("market:m:price", { kind: "price", slug: "m", outcomeId: OUT_A });
     await vi.advanceTimersByTimeAsync(0);

@@ -1,6 +1,6 @@
 // The signal emitter of the push channels: what goes out to a channel's room when its market changes.
 // At most one signal per channel per `coalesceMs` (the last change always gets one), a seq per channel,
-// and for an orderbook signal that names one outcome, that outcome's book read once for every watcher.
+// and the data a signal carries (an outcome's book, a tape's new trades), read once for every watcher.
 import type { ChannelKind, Signal } from "./channels";
 import { createThrottle, type Timers } from "./throttle";
 
@@ -17,11 +17,17 @@ export interface EmitterOptions {
   watchers: (channel: string) => number;
   /** Sends one signal to every socket in the channel's room, as event `kind`. */
   send: (channel: string, kind: ChannelKind, signal: Signal) => void;
-  /** The book an orderbook signal carries so its watchers need not refetch it; null or a failure: they refetch. */
-  bookFor?: (slug: string, outcomeId: string) => Promise<unknown>;
+  /**
+   * What a signal of a kind carries so that its watchers need not refetch (fields merged into the signal);
+   * null or a failure: the signal goes without, and its watchers refetch.
+   */
+  carry?: Partial<Record<ChannelKind, Carrier>>;
   now?: () => number;
   timers?: Timers;
 }
+
+/** Reads the data one signal carries, once for every watcher of `channel`. */
+export type Carrier = (channel: string, change: Change) => Promise<object | null> | null;
 
 export interface SignalEmitter {
   /** A change to `channel` (`market:{slug}:{kind}`); ignored while nobody watches it. */
@@ -32,7 +38,7 @@ export interface SignalEmitter {
 }
 
 export function createSignalEmitter(options: EmitterOptions): SignalEmitter {
-  const { watchers, send, bookFor, now = Date.now } = options;
+  const { watchers, send, carry = {}, now = Date.now } = options;
   const seqs = new Map<string, number>();
 
   // `at` is when the throttle let the signal go, even if reading its book delayed the emit.
@@ -43,18 +49,18 @@ export function createSignalEmitter(options: EmitterOptions): SignalEmitter {
     send(channel, kind, { channel, slug, outcomeId, at, seq, ...extra });
   };
 
-  // The signals of one channel keep their order while a book is being read for one of them.
+  // The signals of one channel keep their order while the data of one of them is being read.
   const sending = new Map<string, Promise<void>>();
   const release = (channel: string, change: Change) => {
     if (!watchers(channel)) return;
     const at = now();
-    const { outcomeId } = change;
-    const wantsBook = change.kind === "orderbook" && outcomeId !== null && bookFor !== undefined;
+    const carrier = carry[change.kind];
     const before = sending.get(channel);
-    if (!wantsBook && !before) return emit(channel, change, at);
+    if (!carrier && !before) return emit(channel, change, at);
     const next = (before ?? Promise.resolve())
-      .then(() => (wantsBook ? bookFor(change.slug, outcomeId).catch(() => null) : null))
-      .then((book) => emit(channel, change, at, book ? { book } : {}));
+      .then(async () => (carrier ? await carrier(channel, change) : null))
+      .catch(() => null)
+      .then((data) => emit(channel, change, at, data ?? {}));
     sending.set(channel, next);
     void next.finally(() => sending.get(channel) === next && sending.delete(channel));
   };

@@ -5,7 +5,7 @@
 import type http from "node:http";
 import { Server } from "socket.io";
 import type { ChangeStream } from "../events/change-stream";
-import { pushKindOf } from "../events/market-events";
+import { pushKindsOf } from "../events/market-events";
 import { marketSlugExists } from "../markets/queries";
 import { SOCKET_PATH, channelName, parseChannel } from "./channels";
 import { createSignalEmitter } from "./emitter";
@@ -28,6 +28,7 @@ export function attachRealtime(server: http.Server, options: RealtimeOptions): (
   const coalesceMs = options.coalesceMs ?? Number(process.env.REALTIME_COALESCE_MS ?? 150);
   const slugMissMs = options.slugMissMs ?? Number(process.env.REALTIME_SLUG_MISS_MS ?? 5_000);
   const log = options.log ?? ((m: string) => console.log(`[realtime] ${m}`));
+  const { bookFor } = options;
 
   const io = new Server(server, {
     path: SOCKET_PATH,
@@ -42,7 +43,10 @@ export function attachRealtime(server: http.Server, options: RealtimeOptions): (
     coalesceMs,
     watchers: (channel) => rooms.get(channel)?.size ?? 0,
     send: (channel, kind, signal) => io.to(channel).emit(kind, signal),
-    bookFor: options.bookFor,
+    carry: {
+      // An orderbook signal that names one outcome carries its book (from the response cache).
+      orderbook: bookFor && ((_channel, { slug, outcomeId }) => (outcomeId ? bookFor(slug, outcomeId).then((book) => (book ? { book } : null)) : null)),
+    },
   });
   io.of("/").adapter.on("delete-room", (room: string) => emitter.forget(room));
 
@@ -54,8 +58,9 @@ export function attachRealtime(server: http.Server, options: RealtimeOptions): (
   const unsubscribe = options.changes.subscribe({
     event: (event) => {
       if (event.kind === "list") slugs.forgetMisses();
-      const kind = pushKindOf(event);
-      if (kind && event.slug) emitter.push(channelName(event.slug, kind), { kind, slug: event.slug, outcomeId: event.outcomeId });
+      const { slug, outcomeId } = event;
+      if (slug === null) return;
+      for (const kind of pushKindsOf(event)) emitter.push(channelName(slug, kind), { kind, slug, outcomeId });
     },
     // Whatever was committed while LISTEN was down is lost: every joined channel gets a signal and its clients refetch.
     listening: (resumed) => {
