@@ -22,7 +22,15 @@ export interface RealtimeOptions {
   /** The book an orderbook signal carries, so that its watchers need not refetch it; absent: they refetch. */
   bookFor?: (slug: string, outcomeId: string) => Promise<unknown>;
   log?: (message: string) => void;
+  /**
+   * This instance's name behind a load balancer (INSTANCE_NAME): Engine.IO session ids start with
+   * `<name>.`, so that a balancer can route a long-polling session's requests by their `sid` parameter to
+   * the instance that holds it, for clients that keep no cookies (docs/deploy.md "Stickiness").
+   */
+  instanceName?: string;
 }
+
+const INSTANCE_NAME_RE = /^[A-Za-z0-9_-]{1,32}$/;
 
 export function attachRealtime(server: http.Server, options: RealtimeOptions): () => Promise<void> {
   const coalesceMs = options.coalesceMs ?? Number(process.env.REALTIME_COALESCE_MS ?? 150);
@@ -38,6 +46,12 @@ export function attachRealtime(server: http.Server, options: RealtimeOptions): (
     destroyUpgrade: false, // leave other upgrades (Next's dev HMR socket) alone
   });
   const rooms = io.of("/").adapter.rooms;
+  const instanceName = options.instanceName ?? process.env.INSTANCE_NAME;
+  if (instanceName) {
+    if (!INSTANCE_NAME_RE.test(instanceName)) throw new Error(`INSTANCE_NAME must match ${INSTANCE_NAME_RE}: ${instanceName}`);
+    const generateId = io.engine.generateId.bind(io.engine);
+    io.engine.generateId = async (req) => `${instanceName}.${await generateId(req)}`;
+  }
 
   const emitter = createSignalEmitter({
     coalesceMs,
