@@ -46,3 +46,16 @@ export interface Signal {
    */
   book?: unknown;
 }
+
+/**
+ * Sent to every joined channel at least every `interval` ms (REALTIME_CHANNEL_HEARTBEAT_MS) while no
+ * signal went out: `seq` is the channel's last signal's seq on this instance (0: none yet), so a client
+ * that saw a lower one missed a signal, and one that hears nothing for `interval` + 1 s has a stalled
+ * connection. Clients that ignore the event lose nothing.
+ */
+export interface Heartbeat {
+  channel: string;
+  seq: number;
+  at: number;
+  interval: number;
+}

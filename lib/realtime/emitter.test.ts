@@ -103,4 +103,52 @@ describe("signal emitter", () => {
     expect(bookFor).not.toHaveBeenCalled();
     expect(sent[0].signal).not.toHaveProperty("book");
   });
+
+  describe("heartbeats", () => {
+    const beats = () => sent.filter((s) => (s.kind as string) === "heartbeat").map((s) => s.signal);
+    const withBeats = (heartbeatMs: number) =>
+      make({
+        heartbeatMs,
+        channels: () => [...watching.keys()].filter((c) => (watching.get(c) ?? 0) > 0),
+        sendHeartbeat: (channel, hb) => sent.push({ channel, kind: "heartbeat" as ChannelKind, signal: { ...hb, slug: "m", outcomeId: null } }),
+      });
+
+    it("a quiet joined channel hears at least once per interval, with its last seq and the interval", () => {
+      const e = withBeats(1_000);
+      vi.advanceTimersByTime(10_000);
+      const at = beats().map((b) => b.at);
+      expect(at.length).toBeGreaterThanOrEqual(10);
+      for (let i = 1; i < at.length; i++) expect(at[i] - at[i - 1]).toBeLessThanOrEqual(1_000);
+      expect(beats()[0]).toMatchObject({ channel: CH, seq: 0, interval: 1_000 });
+      e.close();
+    });
+
+    it("carries the seq of the last signal, so a client that missed that signal knows", () => {
+      const e = withBeats(1_000);
+      e.push(CH, { kind: "orderbook", slug: "m", outcomeId: OUT_A });
+      vi.advanceTimersByTime(2_000);
+      expect(beats().at(-1)).toMatchObject({ channel: CH, seq: 1 });
+      e.close();
+    });
+
+    it("a channel that had a signal within the interval gets no heartbeat on top; none once nobody watches", () => {
+      const e = withBeats(1_000);
+      for (let t = 0; t < 5_000; t += 100) {
+        e.push(CH, { kind: "orderbook", slug: "m", outcomeId: OUT_A });
+        vi.advanceTimersByTime(100);
+      }
+      expect(beats()).toEqual([]);
+      watching.set(CH, 0);
+      vi.advanceTimersByTime(5_000);
+      expect(beats()).toEqual([]);
+      e.close();
+    });
+
+    it("stops with close", () => {
+      const e = withBeats(1_000);
+      e.close();
+      vi.advanceTimersByTime(5_000);
+      expect(beats()).toEqual([]);
+    });
+  });
 });

@@ -1,7 +1,7 @@
 // The signal emitter of the push channels: what goes out to a channel's room when its market changes.
 // At most one signal per channel per `coalesceMs` (the last change always gets one), a seq per channel,
 // and the data a signal carries (an outcome's book, a tape's new trades), read once for every watcher.
-import type { ChannelKind, Signal } from "./channels";
+import type { ChannelKind, Heartbeat, Signal } from "./channels";
 import { createThrottle, type Timers } from "./throttle";
 
 /** What a change asks of one channel. `outcomeId` null: several outcomes, the market, or a resync. */
@@ -22,6 +22,15 @@ export interface EmitterOptions {
    * null or a failure: the signal goes without, and its watchers refetch.
    */
   carry?: Partial<Record<ChannelKind, Carrier>>;
+  /**
+   * Every joined channel gets a `heartbeat` at least this often (0: never), carrying its last seq, so
+   * that a client can tell a quiet channel from a stalled connection or a lost last signal.
+   */
+  heartbeatMs?: number;
+  /** The channels with at least one watcher (heartbeats go to each). */
+  channels?: () => Iterable<string>;
+  /** Sends a heartbeat to a channel's room. */
+  sendHeartbeat?: (channel: string, heartbeat: Heartbeat) => void;
   now?: () => number;
   timers?: Timers;
 }
@@ -46,6 +55,7 @@ export function createSignalEmitter(options: EmitterOptions): SignalEmitter {
     if (!watchers(channel)) return;
     const seq = (seqs.get(channel) ?? 0) + 1;
     seqs.set(channel, seq);
+    lastSent.set(channel, now());
     send(channel, kind, { channel, slug, outcomeId, at, seq, ...extra });
   };
 
@@ -71,11 +81,35 @@ export function createSignalEmitter(options: EmitterOptions): SignalEmitter {
     timers: options.timers,
   });
 
+  // Heartbeats: one timer for all channels. A channel that had a signal within the interval is skipped,
+  // so a busy channel costs nothing extra and a quiet one hears from us every `heartbeatMs`.
+  const lastSent = new Map<string, number>();
+  const { heartbeatMs = 0, channels, sendHeartbeat } = options;
+  let beat: ReturnType<typeof setInterval> | undefined;
+  if (heartbeatMs > 0 && channels && sendHeartbeat) {
+    // Half the interval: a channel whose last message went out just after a tick still hears within it.
+    beat = setInterval(() => {
+      const t = now();
+      for (const channel of channels()) {
+        if (t - (lastSent.get(channel) ?? 0) < heartbeatMs / 2) continue;
+        lastSent.set(channel, t);
+        sendHeartbeat(channel, { channel, seq: seqs.get(channel) ?? 0, at: t, interval: heartbeatMs });
+      }
+    }, heartbeatMs / 2);
+    beat.unref?.();
+  }
+
   return {
     push: (channel, change) => {
       if (watchers(channel)) throttle.push(channel, change);
     },
-    forget: (channel) => seqs.delete(channel),
-    close: () => throttle.close(),
+    forget: (channel) => {
+      seqs.delete(channel);
+      lastSent.delete(channel);
+    },
+    close: () => {
+      clearInterval(beat);
+      throttle.close();
+    },
   };
 }

@@ -17,6 +17,8 @@ export interface RealtimeOptions {
   changes: ChangeStream;
   /** At most one signal per channel per this many ms; the last change always goes out (REALTIME_COALESCE_MS). */
   coalesceMs?: number;
+  /** Every joined channel hears from the server at least this often (REALTIME_CHANNEL_HEARTBEAT_MS; 0: off). */
+  channelHeartbeatMs?: number;
   /** How long an unknown slug stays unknown to joins (REALTIME_SLUG_MISS_MS). */
   slugMissMs?: number;
   /** The book an orderbook signal carries, so that its watchers need not refetch it; absent: they refetch. */
@@ -35,6 +37,7 @@ const INSTANCE_NAME_RE = /^[A-Za-z0-9_-]{1,32}$/;
 export function attachRealtime(server: http.Server, options: RealtimeOptions): () => Promise<void> {
   const coalesceMs = options.coalesceMs ?? Number(process.env.REALTIME_COALESCE_MS ?? 150);
   const slugMissMs = options.slugMissMs ?? Number(process.env.REALTIME_SLUG_MISS_MS ?? 5_000);
+  const channelHeartbeatMs = options.channelHeartbeatMs ?? Number(process.env.REALTIME_CHANNEL_HEARTBEAT_MS ?? 5_000);
   const log = options.log ?? ((m: string) => console.log(`[realtime] ${m}`));
   const { bookFor } = options;
 
@@ -57,6 +60,11 @@ export function attachRealtime(server: http.Server, options: RealtimeOptions): (
     coalesceMs,
     watchers: (channel) => rooms.get(channel)?.size ?? 0,
     send: (channel, kind, signal) => io.to(channel).emit(kind, signal),
+    heartbeatMs: channelHeartbeatMs,
+    channels: function* () {
+      for (const room of rooms.keys()) if (parseChannel(room)) yield room; // rooms also hold every socket's own id
+    },
+    sendHeartbeat: (channel, heartbeat) => io.to(channel).emit("heartbeat", heartbeat),
     carry: {
       // An orderbook signal that names one outcome carries its book (from the response cache).
       orderbook: bookFor && ((_channel, { slug, outcomeId }) => (outcomeId ? bookFor(slug, outcomeId).then((book) => (book ? { book } : null)) : null)),
@@ -88,7 +96,7 @@ export function attachRealtime(server: http.Server, options: RealtimeOptions): (
     },
   });
 
-  log(`push channels on ${SOCKET_PATH} (coalescing ${coalesceMs} ms)`);
+  log(`push channels on ${SOCKET_PATH} (coalescing ${coalesceMs} ms, heartbeat ${channelHeartbeatMs} ms)`);
 
   return async () => {
     unsubscribe();
