@@ -45,6 +45,16 @@ export interface Signal {
    * the server could not read it: refetch then.
    */
   book?: unknown;
+  /**
+   * On `trades` signals: the market's trades newer than `after` (newest first, at most 100, the oldest of
+   * them when there were more: `more`), as `GET …/trades` lists them. `after` is the `cursor` of this
+   * channel's previous trades signal on this instance, or null for the first one (then `trades` are the
+   * newest). Absent when nothing new could be read: refetch then.
+   */
+  trades?: unknown[];
+  after?: string | null;
+  cursor?: string;
+  more?: boolean;
 }
 
 /**

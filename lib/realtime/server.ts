@@ -11,6 +11,7 @@ import { SOCKET_PATH, channelName, parseChannel } from "./channels";
 import { createSignalEmitter } from "./emitter";
 import { createJoinProtocol } from "./joins";
 import { createSlugCache } from "./slug-cache";
+import { createTapeCarrier, type TapeReader } from "./tape";
 
 export interface RealtimeOptions {
   /** The announcements of committed changes; the caller starts it. */
@@ -23,6 +24,8 @@ export interface RealtimeOptions {
   slugMissMs?: number;
   /** The book an orderbook signal carries, so that its watchers need not refetch it; absent: they refetch. */
   bookFor?: (slug: string, outcomeId: string) => Promise<unknown>;
+  /** Reads the tape a trades signal carries (the new trades); absent: trades signals carry none and watchers refetch. */
+  tapeFor?: TapeReader;
   log?: (message: string) => void;
   /**
    * This instance's name behind a load balancer (INSTANCE_NAME): Engine.IO session ids start with
@@ -56,6 +59,7 @@ export function attachRealtime(server: http.Server, options: RealtimeOptions): (
     io.engine.generateId = async (req) => `${instanceName}.${await generateId(req)}`;
   }
 
+  const tape = options.tapeFor && createTapeCarrier(options.tapeFor);
   const emitter = createSignalEmitter({
     coalesceMs,
     watchers: (channel) => rooms.get(channel)?.size ?? 0,
@@ -68,9 +72,14 @@ export function attachRealtime(server: http.Server, options: RealtimeOptions): (
     carry: {
       // An orderbook signal that names one outcome carries its book (from the response cache).
       orderbook: bookFor && ((_channel, { slug, outcomeId }) => (outcomeId ? bookFor(slug, outcomeId).then((book) => (book ? { book } : null)) : null)),
+      // A trades signal carries the trades this instance has not carried on that channel yet.
+      trades: tape?.carry,
     },
   });
-  io.of("/").adapter.on("delete-room", (room: string) => emitter.forget(room));
+  io.of("/").adapter.on("delete-room", (room: string) => {
+    emitter.forget(room);
+    tape?.forget(room);
+  });
 
   // Known slugs a while, unknown ones briefly; a market created since is announced ('list') and forgotten.
   const slugs = createSlugCache({ lookup: marketSlugExists, hitMs: 60_000, missMs: slugMissMs, max: 10_000 });
