@@ -12,7 +12,8 @@ import { breaker } from "./lib/db/breaker";
 import { closeDb, db } from "./lib/db/client";
 import { resolveDatabase } from "./lib/db/embedded";
 import { migrate } from "./lib/db/migrate";
-import { getOrderBook, invalidateFromNotification, marketCache } from "./lib/markets/cache";
+import { createChangeStream } from "./lib/events/change-stream";
+import { cacheInvalidation, getOrderBook } from "./lib/markets/cache";
 import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
 import { isErrorOf } from "./lib/process-state";
 import { attachRealtime } from "./lib/realtime/server";
@@ -72,7 +73,7 @@ class StartError extends Error {
 }
 
 async function main() {
-  const { PORT: port, HOST: hostname, NEXT_DIST_DIR: distDir, SKIP_SEED, SIMULATE, CACHE, REALTIME_PUSH_BOOK, LOG_REQUESTS } = config();
+  const { PORT: port, HOST: hostname, NEXT_DIST_DIR: distDir, SKIP_SEED, SIMULATE, CACHE, REALTIME_PUSH_BOOK, REALTIME_HEARTBEAT_MS, LOG_REQUESTS } = config();
   // Checked before anything starts, so that a bad value is not found after seeding and building.
   const rateLimit = rateLimitConfig();
   const trustProxy = (() => {
@@ -119,14 +120,19 @@ async function main() {
     if (answerUnavailablePage(req, res)) return;
     void handle(req, res);
   });
+  // One stream of committed changes (NOTIFY market_events) feeds the response cache and the push channels.
+  // The cache subscribes first: it drops a changed answer before any socket is told to refetch it, and it
+  // answers from memory only while the stream is heard.
+  const changes = createChangeStream({ databaseUrl: database.url, heartbeatMs: REALTIME_HEARTBEAT_MS, log: (m) => console.log(`[changes] ${m}`) });
+  started.push({ what: "the change stream", stop: () => changes.close() });
+  if (CACHE) changes.subscribe(cacheInvalidation);
   // Push channels on the same port. A failure to attach is an error, not a silently missing feature.
-  // The response cache answers from memory only while the NOTIFY stream that invalidates it is heard.
-  const closeRealtime = await attachRealtime(server, {
-    onEvent: CACHE ? invalidateFromNotification : undefined,
-    onListening: CACHE ? (listening) => marketCache().setLive(listening) : undefined,
+  const closeRealtime = attachRealtime(server, {
+    changes,
     bookFor: REALTIME_PUSH_BOOK ? (slug, outcomeId) => getOrderBook({ slug, outcomeId }) : undefined,
   });
   started.push({ what: "the push channels", stop: closeRealtime });
+  await changes.start();
   started.push({ what: "the trending sweeper", stop: startTrendingSweeper(sql) });
   if (args.has("--simulate") || SIMULATE) {
     const { startSimulator } = await import("./lib/simulator/simulator");

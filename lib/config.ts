@@ -150,6 +150,16 @@ export const VARIABLES = {
   REALTIME_RETRY_MIN_MS: ms("First delay before the LISTEN connection reconnects (doubling).", 500, 1),
   REALTIME_RETRY_MAX_MS: ms("Longest delay between LISTEN reconnects.", 5000, 1),
   REALTIME_SLUG_MISS_MS: ms("How long a join remembers that a slug does not exist.", 5000),
+  REALTIME_CHANNEL_HEARTBEAT_MS: ms("Every joined channel hears a heartbeat at least this often unless a signal went out (0: none).", 5000),
+  INSTANCE_NAME: {
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,32}$/)
+      .optional(),
+    type: "1–32 of A-Z a-z 0-9 _ -",
+    fallback: "(none)",
+    description: "This instance's name behind a load balancer: Engine.IO session ids start with it (docs/deploy.md).",
+  },
 } satisfies Record<string, Variable<unknown>>;
 
 /** Variables that only tests and scripts read (never the server): for the README. */

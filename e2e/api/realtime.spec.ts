@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Socket } from "socket.io-client";
 import postgres from "postgres";
-import { LISTENER_APPLICATION_NAME } from "@/lib/realtime/listener";
+import { LISTENER_APPLICATION_NAME } from "@/lib/events/listener";
 import { expect, test, testRun } from "../fixtures";
 import { createDatabase, startInstance, type Instance } from "../support/instance";
 import { addOrder, addTrades, makeMarket } from "../support/markets";
@@ -60,7 +60,7 @@ test.describe("push channels – protocol", () => {
     ["an object without channel", { room: "market:x:price" }],
     ["a non-string channel", { channel: 7 }],
     ["an empty channel", { channel: "" }],
-    ["an unknown kind", { channel: "market:some-market:trades" }],
+    ["an unknown kind", { channel: "market:some-market:volume" }],
     ["an upper-case slug", { channel: "market:Some-Market:price" }],
     ["a slug with an underscore", { channel: "market:some_market:price" }],
     ["a missing prefix", { channel: "some-market:price" }],

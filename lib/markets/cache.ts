@@ -1,7 +1,7 @@
 // The reads of /v1 and of the pages' server prefetch, answered from memory when nothing they depend on
 // changed since: the one module between lib/markets/queries.ts and its callers. Entries are keyed like
 // the react-query keys and tagged by what they show; the NOTIFY stream that drives the push channels
-// (migrations 0002 and 0006) says what changed, and `invalidateFromNotification` turns that into tags.
+// (lib/events/market-events.ts) says what changed, and `cacheInvalidation` turns that into tags.
 // Readers never know whether an answer came from memory.
 import "server-only";
 import { config } from "@/lib/config";
@@ -9,6 +9,8 @@ import { withDatabase } from "@/lib/db/breaker";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { reportCacheResult } from "@/lib/cache/request-status";
 import { ResponseCache, type Loaded } from "@/lib/cache/response-cache";
+import type { ChangeSubscriber } from "@/lib/events/change-stream";
+import type { MarketEvent } from "@/lib/events/market-events";
 import { shared } from "@/lib/process-state";
 import * as queries from "./queries";
 import { HISTORY_DEFAULT_WINDOW_S, type MarketListQuery, type PriceHistoryQuery } from "./schemas";
@@ -92,20 +94,13 @@ export function getPriceHistory(params: MarketKey & PriceHistoryQuery) {
 
 // ------------------------------------------------------------------ invalidation: what a change touches
 
-/** A `market_events` payload: kind, slug, market id, outcome id (or null for the whole market). */
-export interface MarketEvent {
-  k: string;
-  s?: string | null;
-  m?: string | null;
-  o?: string | null;
-}
-
 /** The tags one announced change makes stale, or "all" when it does not say what it touched. */
 export function tagsOf(event: MarketEvent): string[] | "all" {
-  const markets = [event.s && `market:s:${event.s}`, event.m && `market:m:${event.m}`].filter(Boolean) as string[];
-  const outcome = event.o;
-  switch (event.k) {
-    case "price": // trades and probabilities or names of one outcome; without one, a market's visible fields
+  const markets = [event.slug && `market:s:${event.slug}`, event.marketId && `market:m:${event.marketId}`].filter(Boolean) as string[];
+  const outcome = event.outcomeId;
+  switch (event.kind) {
+    case "trade": // an outcome's trades: its price, history and book (a fill), the market's volume, the lists
+    case "price": // probabilities or names of one outcome; without one, a market's visible fields
       return [LIST, ...markets, ...(outcome ? [`hist:o:${outcome}`, `book:o:${outcome}`] : [])];
     case "orderbook": // resting orders or a venue's book: the book, the market's liquidity, lists by liquidity
       return [LIST_BY_LIQUIDITY, ...markets, ...(outcome ? [`book:o:${outcome}`] : markets.map((t) => `book:${t}`))];
@@ -115,16 +110,21 @@ export function tagsOf(event: MarketEvent): string[] | "all" {
       return [LIST, ...markets, ...markets.flatMap((t) => [`book:${t}`, `hist:${t}`])];
     case "list": // markets added: no existing entry shows them but the lists
       return [LIST];
-    case "ping": // another instance's listener heartbeat
-      return [];
-    default: // "flush" (users, truncations) and anything unknown
+    case "flush": // users, truncations, and kinds this build does not know
       return "all";
   }
 }
 
-export function invalidateFromNotification(payload: Record<string, unknown>) {
-  if (typeof payload.k !== "string") return;
-  const tags = tagsOf(payload as unknown as MarketEvent);
-  if (tags === "all") marketCache().invalidateAll();
-  else marketCache().invalidate(tags);
-}
+/**
+ * The cache's subscription to the change stream (lib/events/change-stream.ts): it drops what a change
+ * touched, and answers from memory only while the stream is heard.
+ */
+export const cacheInvalidation: ChangeSubscriber = {
+  event(event) {
+    const tags = tagsOf(event);
+    if (tags === "all") marketCache().invalidateAll();
+    else marketCache().invalidate(tags);
+  },
+  listening: () => marketCache().setLive(true),
+  lost: () => marketCache().setLive(false),
+};

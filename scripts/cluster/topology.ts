@@ -157,11 +157,15 @@ backend app
   cookie SRV
 ${servers.map((s) => line(s, "check")).join("\n")}
 
-# Socket.IO: WebSocket needs no stickiness, but the HTTP long-polling fallback must reach the
-# instance that holds its session, so the first request sets the SRV cookie.
+# Socket.IO: WebSocket needs no stickiness, but the HTTP long-polling requests of a session (and its
+# upgrade to WebSocket) must reach the instance that holds it. Every instance starts its session ids
+# with its name (INSTANCE_NAME), and every request after the handshake names its session (?sid=), so
+# clients that keep no cookies (Node's socket.io-client, python-socketio, bots) are routed by it; the
+# SRV cookie does the same for browsers. The handshake itself may go anywhere.
 backend sockets
   balance roundrobin
   cookie SRV insert indirect nocache httponly
+${servers.map((s) => `  use-server ${s.name} if { url_param(sid) -m beg ${s.name}. }`).join("\n")}
 ${servers.map((s) => line(s, `track app/${s.name}`)).join("\n")}
 `;
 }
@@ -297,6 +301,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         DATABASE_REPLICA_URLS: replicaUrl,
         SKIP_SEED: "1", // seeded above, once
         SIMULATE: options.simulate && i === 1 ? "1" : "0",
+        INSTANCE_NAME: name, // Socket.IO session ids start with it: HAProxy routes a session by its sid
         ...options.env,
       };
       let proc: ChildProcess | undefined;

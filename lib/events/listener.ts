@@ -3,6 +3,7 @@
 // postgres.js's own `sql.listen` re-LISTENs from its close handler with no delay of its own, which
 // spins while the database refuses connections (dropped, restarting, not accepting them).
 import postgres from "postgres";
+import { pingPayload } from "./market-events";
 
 export interface ListenerOptions {
   url: string;
@@ -39,7 +40,7 @@ export function createListener(options: ListenerOptions): Listener {
   const { url, channel, onNotify, onListen, heartbeatMs, log } = options;
   const retryMinMs = options.retryMinMs ?? Number(process.env.REALTIME_RETRY_MIN_MS ?? 500);
   const retryMaxMs = options.retryMaxMs ?? Number(process.env.REALTIME_RETRY_MAX_MS ?? 5_000);
-  const ping = JSON.stringify({ k: "ping", n: `${process.pid}-${Math.random().toString(36).slice(2)}` });
+  const ping = pingPayload(`${process.pid}-${Math.random().toString(36).slice(2)}`);
 
   let client: postgres.Sql | null = null;
   let listening = false;
