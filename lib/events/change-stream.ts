@@ -2,6 +2,7 @@
 // that holds each notification until a replica read after it would see the commit (lib/db/consistency.ts),
 // and the one parse (./market-events.ts). The response cache and the push channels each subscribe; neither
 // knows about the other, and the cache works whether or not the push channels are attached.
+import "server-only";
 import { breaker } from "../db/breaker";
 import { db } from "../db/client";
 import { commitGate } from "../db/consistency";

@@ -4,6 +4,7 @@
 // hears every commit, so any number of instances behind a load balancer deliver every signal.
 import type http from "node:http";
 import { Server } from "socket.io";
+import { config } from "../config";
 import type { ChangeStream } from "../events/change-stream";
 import { pushKindsOf } from "../events/market-events";
 import { marketSlugExists } from "../markets/queries";
@@ -38,9 +39,10 @@ export interface RealtimeOptions {
 const INSTANCE_NAME_RE = /^[A-Za-z0-9_-]{1,32}$/;
 
 export function attachRealtime(server: http.Server, options: RealtimeOptions): () => Promise<void> {
-  const coalesceMs = options.coalesceMs ?? Number(process.env.REALTIME_COALESCE_MS ?? 150);
-  const slugMissMs = options.slugMissMs ?? Number(process.env.REALTIME_SLUG_MISS_MS ?? 5_000);
-  const channelHeartbeatMs = options.channelHeartbeatMs ?? Number(process.env.REALTIME_CHANNEL_HEARTBEAT_MS ?? 5_000);
+  const env = config();
+  const coalesceMs = options.coalesceMs ?? env.REALTIME_COALESCE_MS;
+  const slugMissMs = options.slugMissMs ?? env.REALTIME_SLUG_MISS_MS;
+  const channelHeartbeatMs = options.channelHeartbeatMs ?? env.REALTIME_CHANNEL_HEARTBEAT_MS;
   const log = options.log ?? ((m: string) => console.log(`[realtime] ${m}`));
   const { bookFor } = options;
 
@@ -52,9 +54,9 @@ export function attachRealtime(server: http.Server, options: RealtimeOptions): (
     destroyUpgrade: false, // leave other upgrades (Next's dev HMR socket) alone
   });
   const rooms = io.of("/").adapter.rooms;
-  const instanceName = options.instanceName ?? process.env.INSTANCE_NAME;
+  const instanceName = options.instanceName ?? env.INSTANCE_NAME;
   if (instanceName) {
-    if (!INSTANCE_NAME_RE.test(instanceName)) throw new Error(`INSTANCE_NAME must match ${INSTANCE_NAME_RE}: ${instanceName}`);
+    if (!INSTANCE_NAME_RE.test(instanceName)) throw new Error(`instanceName must match ${INSTANCE_NAME_RE}: ${instanceName}`);
     const generateId = io.engine.generateId.bind(io.engine);
     io.engine.generateId = async (req) => `${instanceName}.${await generateId(req)}`;
   }
