@@ -1,5 +1,5 @@
 // The NestJS-style error body of decisions.md, and the one exception type handlers throw.
-import { MarketNotFound, OutcomeMismatch, OutcomeNotFound } from "@/lib/markets/errors";
+import { InvalidCursor, MarketNotFound, OutcomeMismatch, OutcomeNotFound } from "@/lib/markets/errors";
 import type { ErrorBody } from "@/lib/markets/schemas";
 
 const REASONS: Record<number, string> = {
@@ -34,6 +34,7 @@ export function apiErrorOf(err: unknown): ApiError | null {
   }
   // The spec words this one as a query validation failure: message is an array.
   if (err instanceof OutcomeMismatch || name === "OutcomeMismatch") return badQuery((err as Error).message);
+  if (err instanceof InvalidCursor || name === "InvalidCursor") return badQuery((err as Error).message);
   return null;
 }
 

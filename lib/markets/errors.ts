@@ -29,6 +29,14 @@ export class OutcomeMismatch extends DomainError {
   }
 }
 
+/** A tape cursor (before/after) that no answer of ours could have given: the request's fault, a 400. */
+export class InvalidCursor extends DomainError {
+  constructor(readonly param: string) {
+    super(`${param} is not a valid cursor`);
+    this.name = "InvalidCursor";
+  }
+}
+
 /** The market a read found, or MarketNotFound for the id or slug it was asked for. */
 export function marketOrNotFound<T>(market: T | null, key: string): T {
   if (market === null) throw new MarketNotFound(key);
