@@ -388,39 +388,35 @@ type VenueLevel = { price: string; shares: string };
 
 /**
  * The books of these outcomes in one round trip, each exactly what getOrderBook answers: native
- * outcomes from their resting LIMIT orders (orders_resting_idx), mirrored ones from the venue's book.
+ * outcomes from their resting LIMIT orders (an index-only scan of orders_resting_idx), mirrored ones
+ * from the venue's book. The orders come back as one text per outcome, "SIDE price remaining" joined by
+ * commas, summed per price by buildNativeBook: 50 outcomes are 50 rows to parse, not one per level.
  */
 export async function getOrderBooks(outcomes: readonly OutcomeOfMarket[]): Promise<Map<string, OrderBook>> {
   const sql = await readDb();
   const native = outcomes.filter((o) => !o.external_source).map((o) => o.outcome_id);
   const mirrored = outcomes.filter((o) => o.external_source).map((o) => o.outcome_id);
-  const rows = await sql<
-    { outcome_id: string; side: "BUY" | "SELL" | null; price: string | null; remaining: string | null; bids: VenueLevel[] | null; asks: VenueLevel[] | null }[]
-  >`
-    SELECT outcome_id, side::text AS side, price::text AS price, sum(shares - filled_shares)::text AS remaining, NULL::jsonb AS bids, NULL::jsonb AS asks
+  const rows = await sql<{ outcome_id: string; orders: string | null; bids: VenueLevel[] | null; asks: VenueLevel[] | null }[]>`
+    SELECT outcome_id, string_agg(concat(side, ' ', price, ' ', shares - filled_shares), ',') AS orders, NULL::jsonb AS bids, NULL::jsonb AS asks
       FROM orders
      WHERE outcome_id = ANY(${native}::uuid[]) AND type = 'LIMIT' AND status IN ('OPEN', 'PARTIALLY_FILLED')
-     GROUP BY outcome_id, side, price
+     GROUP BY outcome_id
     UNION ALL
-    SELECT outcome_id, NULL, NULL, NULL, bids, asks FROM external_books WHERE outcome_id = ANY(${mirrored}::uuid[])`;
-  const resting = new Map<string, { side: "BUY" | "SELL"; price: string; remaining: string }[]>();
-  const venue = new Map<string, { bids: VenueLevel[]; asks: VenueLevel[] }>();
-  for (const r of rows) {
-    if (r.bids && r.asks) venue.set(r.outcome_id, { bids: r.bids, asks: r.asks });
-    else if (r.side && r.price && r.remaining) {
-      const list = resting.get(r.outcome_id) ?? [];
-      list.push({ side: r.side, price: r.price, remaining: r.remaining });
-      resting.set(r.outcome_id, list);
-    }
-  }
+    SELECT outcome_id, NULL, bids, asks FROM external_books WHERE outcome_id = ANY(${mirrored}::uuid[])`;
+  const byOutcome = new Map(rows.map((r) => [r.outcome_id, r]));
   const books = new Map<string, OrderBook>();
   for (const o of outcomes) {
-    const book = venue.get(o.outcome_id);
+    const row = byOutcome.get(o.outcome_id);
     const sides = o.external_source
-      ? book
-        ? formatExternalBook(book.bids, book.asks)
+      ? row?.bids && row.asks
+        ? formatExternalBook(row.bids, row.asks)
         : { bids: [], asks: [] }
-      : buildNativeBook(resting.get(o.outcome_id) ?? []);
+      : buildNativeBook(
+          (row?.orders ? row.orders.split(",") : []).map((l) => {
+            const [side, price, remaining] = l.split(" ");
+            return { side: side as "BUY" | "SELL", price, remaining };
+          }),
+        );
     books.set(o.outcome_id, { outcome_id: o.outcome_id, outcome_side: `${o.name} - ${o.side}`, ...sides });
   }
   return books;
