@@ -425,7 +425,7 @@ export async function getOrderBooks(outcomes: readonly OutcomeOfMarket[]): Promi
 /**
  * The histories of these outcomes over one window in one round trip, each exactly what
  * getPriceHistory answers: per outcome the HISTORY_TRADE_CAP most recent trades of the window
- * (a LATERAL walk of trades_outcome_time_idx each), bucketed.
+ * (a LATERAL walk of trades_outcome_tape_idx each), bucketed.
  */
 export async function getPriceHistories(
   outcomeIds: readonly string[],
@@ -478,7 +478,7 @@ function cursorTime(sql: Sql, c: TradeCursor): Fragment {
 /**
  * One page of a market's trades (or one outcome's), newest first, ordered by (executed_at, id) and
  * walked by keyset, so every page is one index descent (trades_market_time_idx, or
- * trades_outcome_time_idx for one outcome) whatever its depth. `after` reads the `limit` oldest
+ * trades_outcome_tape_idx for one outcome) whatever its depth. `after` reads the `limit` oldest
  * trades newer than the cursor (a backward scan), answered newest first too. The market, the
  * outcome check and the page are one round trip; errors as for the book (unknown market, unknown
  * outcome, outcome of another market).
