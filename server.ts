@@ -13,7 +13,7 @@ import { closeDb, db } from "./lib/db/client";
 import { resolveDatabase } from "./lib/db/embedded";
 import { migrate } from "./lib/db/migrate";
 import { createChangeStream } from "./lib/events/change-stream";
-import { cacheInvalidation, getOrderBook } from "./lib/markets/cache";
+import { cacheInvalidation, getOrderBook, getTrades } from "./lib/markets/cache";
 import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
 import { isErrorOf } from "./lib/process-state";
 import { attachRealtime } from "./lib/realtime/server";
@@ -130,6 +130,7 @@ async function main() {
   const closeRealtime = attachRealtime(server, {
     changes,
     bookFor: REALTIME_PUSH_BOOK ? (slug, outcomeId) => getOrderBook({ slug, outcomeId }) : undefined,
+    tapeFor: (slug, after, limit) => getTrades({ slug, after: after ?? undefined, limit }),
   });
   started.push({ what: "the push channels", stop: closeRealtime });
   await changes.start();

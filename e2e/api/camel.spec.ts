@@ -155,9 +155,45 @@ test("GET …/prices-history (camel) – unchanged", async ({ request }) => {
   }
 });
 
+test("GET …/trades (camel) – keys camelCased (outcomeId, executedAt, nextCursor, newestCursor), values unchanged", async ({ request }) => {
+  const m = markets[0];
+  for (const url of [`/v1/markets/${m.id}/trades?limit=2`, `/v1/markets/slug/${m.slug}/trades?outcomeId=${m.outcomes[0]}`]) {
+    const { primary, camel } = await both(request, url);
+    expect(primary.trades.length).toBeGreaterThan(0);
+    expect(Object.keys(camel).sort()).toEqual(["newestCursor", "nextCursor", "trades"]);
+    expect(camel.nextCursor).toBe(primary.next_cursor);
+    expect(camel.newestCursor).toBe(primary.newest_cursor);
+    primary.trades.forEach((t: Json, i: number) => {
+      expectKeysCamelOf(t, camel.trades[i], `trades[${i}]`);
+      for (const [k, v] of Object.entries(t)) expect(camel.trades[i][camelCase(k)], `trades[${i}].${k}`).toEqual(v);
+    });
+  }
+});
+
+test("GET /v1/orderbooks and /v1/prices-history (camel) – items' outcomeId, each value the single endpoint's camel answer", async ({ request }) => {
+  const m = markets[0];
+  const ids = m.outcomes.join(",");
+  const books = await both(request, `/v1/orderbooks?outcomeIds=${ids}`);
+  const histories = await both(request, `/v1/prices-history?outcomeIds=${ids}&fidelity=1`);
+  for (const [i, id] of m.outcomes.entries()) {
+    const book = (await both(request, `/v1/markets/${m.id}/orderbook?outcomeId=${id}`)).camel;
+    expect(books.camel.items[i]).toEqual({ outcomeId: id, book, error: null });
+    expect(books.primary.items[i].outcome_id).toBe(id);
+    const history = (await both(request, `/v1/markets/${m.id}/prices-history?outcomeId=${id}&fidelity=1`)).camel;
+    expect(histories.camel.items[i]).toEqual({ outcomeId: id, pricesHistory: history, error: null });
+  }
+});
+
 test("camel variant – error bodies unchanged and served as application/json", async ({ request }) => {
   const m = markets[0];
-  for (const url of ["/v1/markets?limit=0", "/v1/markets/not-a-uuid", `/v1/markets/${m.id}/orderbook?outcomeId=nope`, "/v1/nothing-here"]) {
+  for (const url of [
+    "/v1/markets?limit=0",
+    "/v1/markets/not-a-uuid",
+    `/v1/markets/${m.id}/orderbook?outcomeId=nope`,
+    "/v1/nothing-here",
+    `/v1/markets/${m.id}/trades?before=nope`,
+    "/v1/orderbooks?outcomeIds=nope",
+  ]) {
     const [p, c] = await Promise.all([request.get(url), request.get(url, { headers: { Accept: CAMEL } })]);
     expect(c.status(), url).toBe(p.status());
     expect(c.headers()["content-type"], url).toContain("application/json");

@@ -92,6 +92,9 @@ const KEYS = [
   "%",
   "%E0",
   "limit[]",
+  "before",
+  "after",
+  "outcomeIds",
 ];
 const METHODS: [string, number][] = [
   ["GET", 70],
@@ -156,6 +159,13 @@ function query(rng: Rng, known: Known): string {
       [() => sendable(rng.pick(NASTY)), 5],
       [() => known.outcomeId, 2],
       [() => String(rng.int(-5, 2_000_000_000)), 2],
+      // Lists for the batches, cursors for the tape: valid-looking, forged and broken.
+      [
+        () =>
+          Array.from({ length: rng.int(1, 60) }, () => rng.pick([known.outcomeId, `${known.outcomeId.slice(0, -1)}0`, sendable(rng.pick(NASTY))])).join(","),
+        1,
+      ],
+      [() => rng.pick(["AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "________________________________", "f".repeat(32), "AAZhClkDxzhxW5KDAABChIAAHNcRP_p_"]), 1],
     ])();
     parts.push(rng.chance(0.1) ? key : `${sendable(key)}=${value}`);
   }
@@ -170,6 +180,9 @@ function target(rng: Rng, known: Known): string {
     [() => `/v1/markets/slug/${p()}`, 5],
     [() => `/v1/markets/${p()}/${rng.pick(["orderbook", "prices-history"])}`, 6],
     [() => `/v1/markets/slug/${p()}/${rng.pick(["orderbook", "prices-history"])}`, 6],
+    [() => `/v1/markets/${p()}/trades`, 3],
+    [() => `/v1/markets/slug/${p()}/trades`, 2],
+    [() => rng.pick(["/v1/orderbooks", "/v1/prices-history"]), 3],
     [() => "/v1/openapi.json", 1],
     [() => `/v1/${p()}`, 3],
     [() => `/v1/${p()}/${p()}/${p()}`, 2],

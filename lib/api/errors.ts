@@ -1,5 +1,5 @@
 // The NestJS-style error body (docs/api.md, "Error body"), and the one exception type handlers throw.
-import { MarketNotFound, OutcomeMismatch, OutcomeNotFound } from "@/lib/markets/errors";
+import { InvalidCursor, MarketNotFound, OutcomeMismatch, OutcomeNotFound } from "@/lib/markets/errors";
 import { isErrorOf } from "@/lib/process-state";
 import type { ErrorBody } from "@/lib/markets/schemas";
 
@@ -33,7 +33,7 @@ export function apiErrorOf(err: unknown): ApiError | null {
   if (isErrorOf(err, ApiError)) return err;
   if (isErrorOf(err, MarketNotFound) || isErrorOf(err, OutcomeNotFound)) return notFound(err.message);
   // The spec words this one as a query validation failure: message is an array.
-  if (isErrorOf(err, OutcomeMismatch)) return badQuery(err.message);
+  if (isErrorOf(err, OutcomeMismatch) || isErrorOf(err, InvalidCursor)) return badQuery(err.message);
   return null;
 }
 

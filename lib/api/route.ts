@@ -26,6 +26,8 @@ export const CACHE_POLICIES = {
   market: "public, max-age=10, stale-while-revalidate=30, stale-if-error=300",
   book: "public, max-age=1, stale-while-revalidate=2, stale-if-error=300",
   history: "public, max-age=5, stale-while-revalidate=10, stale-if-error=300",
+  // The trade tape moves with every trade, like the book.
+  trades: "public, max-age=1, stale-while-revalidate=2, stale-if-error=300",
   document: "public, max-age=300, stale-while-revalidate=3600",
   error: ERROR_CACHE_CONTROL,
 } as const;

@@ -13,7 +13,8 @@ import type { ChangeSubscriber } from "@/lib/events/change-stream";
 import type { MarketEvent } from "@/lib/events/market-events";
 import { shared } from "@/lib/process-state";
 import * as queries from "./queries";
-import { HISTORY_DEFAULT_WINDOW_S, type MarketListQuery, type PriceHistoryQuery } from "./schemas";
+import { OutcomeNotFound } from "./errors";
+import { HISTORY_DEFAULT_WINDOW_S, type MarketListQuery, type PriceHistory, type PriceHistoryQuery } from "./schemas";
 
 type MarketKey = queries.MarketKey;
 
@@ -85,11 +86,17 @@ export function getPriceHistory(params: MarketKey & PriceHistoryQuery) {
   const { outcomeId, startTs, endTs, fidelity } = params;
   return read(["markets", "history", key, outcomeId, { startTs, endTs, fidelity }], historyTags(params, outcomeId), async () => {
     const value = await queries.getPriceHistory({ ...key, outcomeId, startTs, endTs, fidelity });
-    // Without startTs the window starts 7 days before now, so its oldest point leaves it as time passes.
-    // (Points carry their bucket's start, never later than the trade: this expires early, never late.)
-    const oldest = value.history[0]?.t;
-    return { value, expiresAt: startTs === undefined && oldest !== undefined ? (oldest + HISTORY_DEFAULT_WINDOW_S) * 1000 : undefined };
+    return { value, expiresAt: historyExpiry(value, startTs) };
   });
+}
+
+/**
+ * Without startTs the window starts 7 days before now, so its oldest point leaves it as time passes.
+ * (Points carry their bucket's start, never later than the trade: this expires early, never late.)
+ */
+function historyExpiry(value: PriceHistory, startTs: number | undefined): number | undefined {
+  const oldest = value.history[0]?.t;
+  return startTs === undefined && oldest !== undefined ? (oldest + HISTORY_DEFAULT_WINDOW_S) * 1000 : undefined;
 }
 
 // ------------------------------------------------------------------ invalidation: what a change touches
@@ -128,3 +135,86 @@ export const cacheInvalidation: ChangeSubscriber = {
   listening: () => marketCache().setLive(true),
   lost: () => marketCache().setLive(false),
 };
+// ================================================================ trade tape and batches (issue #21)
+// Same reads, same tags as above: a trade announces "trade" with its market and outcome, which drops
+// the market's tags (the tapes of the whole market) and `hist:o:<outcome>` (that outcome's tapes).
+
+/** What a tape shows: the whole market's trades (its market tag), or one outcome's (its history tags). */
+const tapeTags = (key: MarketKey, outcomeId: string | undefined) => (outcomeId ? historyTags(key, outcomeId) : [marketTag(key)]);
+
+export function getTrades(params: MarketKey & queries.TradesParams) {
+  const key = keyOf(params);
+  const { outcomeId, limit, before, after } = params;
+  return read(["markets", "trades", key, outcomeId ?? null, { limit, before, after }], tapeTags(params, outcomeId), () =>
+    loaded(queries.listTrades({ ...key, outcomeId, limit, before, after })),
+  );
+}
+
+/**
+ * The trades of a market (of one outcome when `outcomeId` is given) newer than the cursor `after`,
+ * at most `limit`, newest first, from memory when nothing traded since: what a push signal attaches.
+ */
+export function getTradesAfter(params: { marketId: string; outcomeId?: string; after: string; limit: number }) {
+  return getTrades({ id: params.marketId, outcomeId: params.outcomeId, after: params.after, limit: params.limit });
+}
+
+/**
+ * Reads many outcomes through the entries their single reads use (the market addressed by id), so
+ * a hit costs nothing and a batch warms the single endpoints: one lookup of the outcomes, then the
+ * misses loaded together, in one query, by `loadMany`. Returns the read of one id; an unknown id
+ * rejects with OutcomeNotFound (the batch reports it in its item).
+ */
+async function readEach<V>(
+  outcomeIds: readonly string[],
+  entry: (o: queries.OutcomeOfMarket) => { key: unknown[]; tags: string[] },
+  loadMany: (outcomes: queries.OutcomeOfMarket[]) => Promise<Map<string, Loaded<V>>>,
+): Promise<(outcomeId: string) => Promise<V>> {
+  const outcomes = await withDatabase(() => queries.outcomesById(outcomeIds));
+  // Misses queue here while the reads start (synchronously, in one loop); the queue goes out as one load.
+  let queued: queries.OutcomeOfMarket[] = [];
+  let batch: Promise<Map<string, Loaded<V>>> | null = null;
+  const loadOne = (o: queries.OutcomeOfMarket) => {
+    queued.push(o);
+    batch ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const group = queued;
+      queued = [];
+      batch = null;
+      return loadMany(group);
+    });
+    return batch.then((loads) => loads.get(o.outcome_id)!);
+  };
+  return (outcomeId) => {
+    const o = outcomes.get(outcomeId);
+    if (!o) return Promise.reject(new OutcomeNotFound());
+    const { key, tags } = entry(o);
+    return read(key, tags, () => loadOne(o));
+  };
+}
+
+/** The book of each outcome, as getOrderBook({id: its market, outcomeId}) reads it. */
+export function orderBookReader(outcomeIds: readonly string[]) {
+  return readEach(
+    outcomeIds,
+    (o) => ({ key: ["markets", "orderbook", { id: o.market_id }, o.outcome_id], tags: bookTags({ id: o.market_id }, o.outcome_id) }),
+    async (outcomes) => new Map([...(await queries.getOrderBooks(outcomes))].map(([id, value]) => [id, { value }])),
+  );
+}
+
+/** The price history of each outcome over one window, as getPriceHistory({id: its market, outcomeId, …}) reads it. */
+export function priceHistoryReader(outcomeIds: readonly string[], window: Pick<PriceHistoryQuery, "startTs" | "endTs" | "fidelity">) {
+  const { startTs, endTs, fidelity } = window;
+  return readEach(
+    outcomeIds,
+    (o) => ({
+      key: ["markets", "history", { id: o.market_id }, o.outcome_id, { startTs, endTs, fidelity }],
+      tags: historyTags({ id: o.market_id }, o.outcome_id),
+    }),
+    async (outcomes) => {
+      const histories = await queries.getPriceHistories(
+        outcomes.map((o) => o.outcome_id),
+        window,
+      );
+      return new Map([...histories].map(([id, value]) => [id, { value, expiresAt: historyExpiry(value, startTs) }]));
+    },
+  );
+}

@@ -10,6 +10,7 @@ import {
   type CamelMarketListResponse,
   type CamelOrderBook,
   type CamelOutcome,
+  type CamelTradeTape,
   type Comment,
   type MarketDetail,
   type MarketListItem,
@@ -17,6 +18,7 @@ import {
   type OrderBook,
   type Outcome,
   type PriceHistory,
+  type TradeTape,
 } from "./schemas";
 
 type CamelKeys<T> = { [K in keyof T as K extends string ? CamelCase<K> : K]: T[K] };
@@ -88,4 +90,10 @@ export function camelOrderBook(b: OrderBook): CamelOrderBook {
 /** Unchanged in the variant. */
 export function camelPriceHistory(h: PriceHistory): PriceHistory {
   return h;
+}
+
+// ---------------------------------------------------------------- trade tape and batches
+
+export function camelTradeTape(t: TradeTape): CamelTradeTape {
+  return { trades: t.trades.map((trade) => camelKeys(trade)), nextCursor: t.next_cursor, newestCursor: t.newest_cursor };
 }

@@ -32,6 +32,15 @@ export class OutcomeMismatch extends DomainError {
   }
 }
 
+/** A tape cursor (before/after) that no answer of ours could have given: the request's fault, a 400. */
+export class InvalidCursor extends DomainError {
+  static readonly errorName = "InvalidCursor";
+  constructor(readonly param: string) {
+    super(`${param} is not a valid cursor`);
+    this.name = InvalidCursor.errorName;
+  }
+}
+
 /** The market a read found, or MarketNotFound for the id or slug it was asked for. */
 export function marketOrNotFound<T>(market: T | null, key: string): T {
   if (market === null) throw new MarketNotFound(key);

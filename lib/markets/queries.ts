@@ -5,7 +5,7 @@ import "server-only";
 import type postgres from "postgres";
 import { readDb } from "@/lib/db/client";
 import { SLUG_RE } from "./constants";
-import { MarketNotFound, OutcomeMismatch, OutcomeNotFound } from "./errors";
+import { InvalidCursor, MarketNotFound, OutcomeMismatch, OutcomeNotFound } from "./errors";
 import { buildNativeBook, formatExternalBook } from "./order-book";
 import { bucketTrades, historyWindow } from "./price-history";
 import {
@@ -18,6 +18,7 @@ import {
   type OutcomeRow,
   type SubCategories,
   type TopTraderRow,
+  type TradeRow,
   type UserRefRow,
 } from "./rows";
 import {
@@ -35,8 +36,10 @@ import {
   type PriceHistoryQuery,
   type SortBy,
   type SortOrder,
+  type TradeTape,
 } from "./schemas";
-import { commentFromRow, marketDetailFromRow, marketListItemFromRow, outcomeFromRow } from "./serialize";
+import { commentFromRow, marketDetailFromRow, marketListItemFromRow, outcomeFromRow, tradeFromRow } from "./serialize";
+import { decodeTradeCursor, encodeTradeCursor, type TradeCursor } from "./trade-cursor";
 
 type Sql = postgres.Sql;
 type Fragment = postgres.Fragment;
@@ -303,7 +306,7 @@ export async function getMarket(key: MarketKey): Promise<MarketDetail | null> {
   });
 }
 
-interface OutcomeOfMarket {
+export interface OutcomeOfMarket {
   market_id: string;
   external_source: string | null;
   outcome_id: string;
@@ -337,43 +340,15 @@ async function resolveOutcome(key: MarketKey, outcomeId: string): Promise<Outcom
 }
 
 export async function getOrderBook(params: MarketKey & { outcomeId: string }): Promise<OrderBook> {
-  const sql = await readDb();
   const o = await resolveOutcome(params, params.outcomeId);
-  const head = { outcome_id: o.outcome_id, outcome_side: `${o.name} - ${o.side}` };
-  if (o.external_source) {
-    type Level = { price: string; shares: string };
-    const [book] = await sql<{ bids: Level[]; asks: Level[] }[]>`SELECT bids, asks FROM external_books WHERE outcome_id = ${o.outcome_id}`;
-    return { ...head, ...(book ? formatExternalBook(book.bids, book.asks) : { bids: [], asks: [] }) };
-  }
-  const levels = await sql<{ side: "BUY" | "SELL"; price: string; remaining: string }[]>`
-    SELECT side, price::text AS price, sum(shares - filled_shares)::text AS remaining
-    FROM orders
-    WHERE outcome_id = ${o.outcome_id} AND type = 'LIMIT' AND status IN ('OPEN', 'PARTIALLY_FILLED')
-    GROUP BY side, price`;
-  return { ...head, ...buildNativeBook(levels) };
+  return (await getOrderBooks([o])).get(o.outcome_id)!;
 }
 
 // The default end is the current instant, not the current whole second: a trade committed a few ms
 // ago (announced by a push signal) must already be in the answer.
 export async function getPriceHistory(params: MarketKey & PriceHistoryQuery, nowS = Date.now() / 1000): Promise<PriceHistory> {
-  const sql = await readDb();
   const o = await resolveOutcome(params, params.outcomeId);
-  const { startTs, endTs } = historyWindow(params, nowS, HISTORY_DEFAULT_WINDOW_S);
-  if (startTs > endTs) return { history: [] };
-  const trades = await sql<{ id: string; ts: number; price: number }[]>`
-    SELECT id, extract(epoch FROM executed_at)::float8 AS ts, price::float8 AS price
-    FROM trades
-    WHERE outcome_id = ${o.outcome_id}
-      AND executed_at >= to_timestamp(${Math.min(startTs, MAX_TS)})
-      AND executed_at <= to_timestamp(${Math.min(endTs, MAX_TS)})
-    ORDER BY executed_at DESC, id DESC
-    LIMIT ${HISTORY_TRADE_CAP}`;
-  return {
-    history: bucketTrades(
-      trades.map((t) => ({ id: t.id, executedAt: t.ts, price: t.price })),
-      params.fidelity,
-    ),
-  };
+  return (await getPriceHistories([o.outcome_id], params, nowS)).get(o.outcome_id)!;
 }
 
 /** Distinct sub-categories with their market counts, for the list's sub-category choice: from market_counts. */
@@ -393,4 +368,185 @@ export async function nextTrendingChange(): Promise<number | null> {
     SELECT (extract(epoch FROM min(executed_at) + interval '24 hours') * 1000)::float8 AS at
       FROM trades WHERE executed_at > now() - interval '24 hours'`;
   return row?.at ?? null;
+}
+
+// ================================================================ books and histories of many outcomes (the batches)
+// The single book and history above are these with one outcome: one definition of each answer.
+
+/** The outcomes among these ids that exist, with their market: one primary-key probe per id, unknown ids absent. */
+export async function outcomesById(ids: readonly string[]): Promise<Map<string, OutcomeOfMarket>> {
+  const sql = await readDb();
+  const rows = ids.length
+    ? await sql<OutcomeOfMarket[]>`
+        SELECT o.id AS outcome_id, o.market_id, m.external_source, o.name, o.side
+          FROM outcomes o JOIN markets m ON m.id = o.market_id
+         WHERE o.id = ANY(${ids as string[]}::uuid[])`
+    : [];
+  return new Map(rows.map((r) => [r.outcome_id, r]));
+}
+
+type VenueLevel = { price: string; shares: string };
+
+/**
+ * The books of these outcomes in one round trip, each exactly what getOrderBook answers: native
+ * outcomes from their resting LIMIT orders (an index-only scan of orders_resting_idx), mirrored ones
+ * from the venue's book. The orders come back as one text per outcome, "SIDE price remaining" joined by
+ * commas, summed per price by buildNativeBook: 50 outcomes are 50 rows to parse, not one per level.
+ */
+export async function getOrderBooks(outcomes: readonly OutcomeOfMarket[]): Promise<Map<string, OrderBook>> {
+  const sql = await readDb();
+  const native = outcomes.filter((o) => !o.external_source).map((o) => o.outcome_id);
+  const mirrored = outcomes.filter((o) => o.external_source).map((o) => o.outcome_id);
+  const rows = await sql<{ outcome_id: string; orders: string | null; bids: VenueLevel[] | null; asks: VenueLevel[] | null }[]>`
+    SELECT outcome_id, string_agg(concat(side, ' ', price, ' ', shares - filled_shares), ',') AS orders, NULL::jsonb AS bids, NULL::jsonb AS asks
+      FROM orders
+     WHERE outcome_id = ANY(${native}::uuid[]) AND type = 'LIMIT' AND status IN ('OPEN', 'PARTIALLY_FILLED')
+     GROUP BY outcome_id
+    UNION ALL
+    SELECT outcome_id, NULL, bids, asks FROM external_books WHERE outcome_id = ANY(${mirrored}::uuid[])`;
+  const byOutcome = new Map(rows.map((r) => [r.outcome_id, r]));
+  const books = new Map<string, OrderBook>();
+  for (const o of outcomes) {
+    const row = byOutcome.get(o.outcome_id);
+    const sides = o.external_source
+      ? row?.bids && row.asks
+        ? formatExternalBook(row.bids, row.asks)
+        : { bids: [], asks: [] }
+      : buildNativeBook(
+          (row?.orders ? row.orders.split(",") : []).map((l) => {
+            const [side, price, remaining] = l.split(" ");
+            return { side: side as "BUY" | "SELL", price, remaining };
+          }),
+        );
+    books.set(o.outcome_id, { outcome_id: o.outcome_id, outcome_side: `${o.name} - ${o.side}`, ...sides });
+  }
+  return books;
+}
+
+/**
+ * The histories of these outcomes over one window in one round trip, each exactly what
+ * getPriceHistory answers: per outcome the HISTORY_TRADE_CAP most recent trades of the window
+ * (a LATERAL walk of trades_outcome_tape_idx each), bucketed.
+ */
+export async function getPriceHistories(
+  outcomeIds: readonly string[],
+  params: Pick<PriceHistoryQuery, "startTs" | "endTs" | "fidelity">,
+  nowS = Date.now() / 1000,
+): Promise<Map<string, PriceHistory>> {
+  const sql = await readDb();
+  const { startTs, endTs } = historyWindow(params, nowS, HISTORY_DEFAULT_WINDOW_S);
+  const trades = new Map<string, { id: string; executedAt: number; price: number }[]>(outcomeIds.map((id) => [id, []]));
+  if (startTs <= endTs && outcomeIds.length) {
+    const rows = await sql<{ outcome_id: string; id: string; ts: number; price: number }[]>`
+      SELECT x.outcome_id, t.id, t.ts, t.price
+        FROM unnest(${outcomeIds as string[]}::uuid[]) AS x (outcome_id)
+        CROSS JOIN LATERAL (
+          SELECT id, extract(epoch FROM executed_at)::float8 AS ts, price::float8 AS price
+            FROM trades
+           WHERE outcome_id = x.outcome_id
+             AND executed_at >= to_timestamp(${Math.min(startTs, MAX_TS)})
+             AND executed_at <= to_timestamp(${Math.min(endTs, MAX_TS)})
+           ORDER BY executed_at DESC, id DESC
+           LIMIT ${HISTORY_TRADE_CAP}) t`;
+    for (const r of rows) trades.get(r.outcome_id)?.push({ id: r.id, executedAt: r.ts, price: r.price });
+  }
+  return new Map([...trades].map(([id, list]) => [id, { history: bucketTrades(list, params.fidelity) }]));
+}
+
+// ================================================================ trade tape (docs/api.md "Trades")
+
+export interface TradesParams {
+  outcomeId?: string;
+  limit: number;
+  /** Cursors as clients send them (lib/markets/trade-cursor.ts); at most one of the two. */
+  before?: string;
+  after?: string;
+}
+
+function cursorOf(param: "before" | "after", value: string | undefined): TradeCursor | undefined {
+  if (value === undefined) return undefined;
+  const c = decodeTradeCursor(value);
+  if (!c) throw new InvalidCursor(param);
+  return c;
+}
+
+/** A cursor's executed_at as SQL, exact to the microsecond (whole seconds and the rest: each product fits a double). */
+function cursorTime(sql: Sql, c: TradeCursor): Fragment {
+  const secs = c.us / 1_000_000n;
+  return sql`(timestamptz 'epoch' + ${String(secs)}::int8 * interval '1 second' + ${String(c.us - secs * 1_000_000n)}::int8 * interval '1 microsecond')`;
+}
+
+/**
+ * One page of a market's trades (or one outcome's), newest first, ordered by (executed_at, id) and
+ * walked by keyset, so every page is one index descent (trades_market_time_idx, or
+ * trades_outcome_tape_idx for one outcome) whatever its depth. `after` reads the `limit` oldest
+ * trades newer than the cursor (a backward scan), answered newest first too. The market, the
+ * outcome check and the page are one round trip; errors as for the book (unknown market, unknown
+ * outcome, outcome of another market).
+ */
+export async function listTrades(params: MarketKey & TradesParams): Promise<TradeTape> {
+  const sql = await readDb();
+  if (!validKey(params)) throw new MarketNotFound(describeKey(params));
+  const before = cursorOf("before", params.before);
+  const after = cursorOf("after", params.after);
+  const outcomeKey = params.outcomeId === undefined ? undefined : isUuid(params.outcomeId) ? params.outcomeId : null;
+  if (outcomeKey === null) {
+    // Malformed: 404 like an unknown outcome, once the market is known to exist (docs/api.md "Ids").
+    if (!(await marketExists(params))) throw new MarketNotFound(describeKey(params));
+    throw new OutcomeNotFound();
+  }
+  const newer = after !== undefined;
+  const dir = sql.unsafe(newer ? "ASC" : "DESC");
+  const cursor = before ?? after;
+  // An outcome's trades all belong to its market (the (outcome_id, market_id) foreign key): its own index alone.
+  const scope = outcomeKey ? sql`t.outcome_id = ${outcomeKey}::uuid` : sql`t.market_id = m.id`;
+  const rows = await sql<(Partial<TradeRow> & { market_id: string; outcome_market_id: string | null })[]>`
+    SELECT m.id AS market_id,
+           ${outcomeKey ? sql`(SELECT market_id FROM outcomes WHERE id = ${outcomeKey}::uuid)` : sql`NULL::uuid`} AS outcome_market_id,
+           t.id, t.outcome_id, t.price::text AS price, t.shares::text AS shares, round(t.price * t.shares, 6)::text AS notional,
+           t.executed_at, (extract(epoch FROM t.executed_at) * 1000000)::int8::text AS us,
+           mk.id AS maker_id, mk.username AS maker_username, tk.id AS taker_id, tk.username AS taker_username
+      FROM markets m
+      LEFT JOIN LATERAL (
+        SELECT t.* FROM trades t
+         WHERE ${scope}
+           ${cursor ? sql`AND (t.executed_at, t.id) ${sql.unsafe(newer ? ">" : "<")} (${cursorTime(sql, cursor)}, ${cursor.id}::uuid)` : sql``}
+         ORDER BY t.executed_at ${dir}, t.id ${dir}
+         LIMIT ${params.limit + 1}
+      ) t ON true
+      LEFT JOIN users mk ON mk.id = t.maker_user_id
+      LEFT JOIN users tk ON tk.id = t.taker_user_id
+     WHERE ${keySql(sql, params, "m.")}
+     ORDER BY t.executed_at ${dir}, t.id ${dir}`;
+  if (!rows.length) throw new MarketNotFound(describeKey(params));
+  if (outcomeKey) {
+    if (rows[0].outcome_market_id === null) throw new OutcomeNotFound();
+    if (rows[0].outcome_market_id !== rows[0].market_id) throw new OutcomeMismatch();
+  }
+  const found = rows.filter((r) => r.id !== null && r.id !== undefined) as TradeRow[];
+  const more = found.length > params.limit;
+  const page = found.slice(0, params.limit);
+  if (newer) page.reverse();
+  const at = (r: TradeRow | undefined) => (r ? encodeTradeCursor({ us: BigInt(r.us), id: r.id }) : null);
+  return {
+    trades: page.map(tradeFromRow),
+    // Older: the last row of a newest-first page; newer: its first row (the page was read oldest first).
+    next_cursor: more ? at(newer ? page[0] : page[page.length - 1]) : null,
+    newest_cursor: at(page[0]),
+  };
+}
+
+async function marketExists(key: MarketKey): Promise<boolean> {
+  const sql = await readDb();
+  const [row] = await sql<{ one: number }[]>`SELECT 1 AS one FROM markets WHERE ${keySql(sql, key)}`;
+  return Boolean(row);
+}
+
+/**
+ * What a push signal attaches: the trades of market `marketId` (of one outcome when `outcomeId` is
+ * given) newer than the cursor `after`, at most `limit`, newest first. Continue with `next_cursor`
+ * while it is not null; `newest_cursor` is the position to remember.
+ */
+export function listTradesAfter(params: { marketId: string; outcomeId?: string; after: string; limit: number }): Promise<TradeTape> {
+  return listTrades({ id: params.marketId, outcomeId: params.outcomeId, after: params.after, limit: params.limit });
 }

@@ -176,3 +176,20 @@ export interface SubCategoryCount {
   count: number;
 }
 export type SubCategories = SubCategoryCount[];
+
+/** One trade of the tape with both parties (trades ⋈ users twice); numerics as text. */
+export interface TradeRow {
+  id: string;
+  outcome_id: string;
+  price: string;
+  shares: string;
+  /** round(price × shares, 6). */
+  notional: string;
+  executed_at: Date;
+  /** executed_at in microseconds since 1970, as text: the cursor keeps what a Date would round away. */
+  us: string;
+  maker_id: string | null;
+  maker_username: string | null;
+  taker_id: string | null;
+  taker_username: string | null;
+}
