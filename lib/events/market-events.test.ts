@@ -35,6 +35,7 @@ describe("market events – the one parse", () => {
   it("maps a market's events to the channels they signal: a trade moves the price and the tape", () => {
     const base = { slug: "a", marketId: null, outcomeId: null };
     expect(pushKindsOf({ ...base, kind: "trade" })).toEqual(["price", "trades"]);
+    expect(pushKindsOf({ ...base, kind: "trade_edit" })).toEqual(["price", "trades"]);
     expect(pushKindsOf({ ...base, kind: "price" })).toEqual(["price"]);
     expect(pushKindsOf({ ...base, kind: "orderbook" })).toEqual(["orderbook"]);
     for (const kind of ["detail", "market", "list", "flush"] as const) expect(pushKindsOf({ ...base, kind })).toEqual([]);
@@ -50,8 +51,8 @@ describe("market events – the one parse", () => {
       .join("\n");
     const sent = new Set<string>();
     // A kind is either a literal in the payload or the argument a trigger hands its notify function.
-    for (const m of sql.matchAll(/json_build_object\('k',\s*'([a-z]+)'/g)) sent.add(m[1]);
-    for (const m of sql.matchAll(/EXECUTE FUNCTION notify_\w+\('([a-z]+)'\)/g)) sent.add(m[1]);
+    for (const m of sql.matchAll(/json_build_object\('k',\s*'([a-z_]+)'/g)) sent.add(m[1]);
+    for (const m of sql.matchAll(/EXECUTE FUNCTION notify_\w+\('([a-z_]+)'\)/g)) sent.add(m[1]);
     expect([...sent].sort()).toEqual(Object.keys(EVENT_KINDS).sort());
   });
 });

@@ -12,7 +12,8 @@ export const NOTIFY_CHANNEL = "market_events";
  * migrations send exactly these); the push channels map some of them to channel kinds (`pushKindOf`).
  */
 export const EVENT_KINDS = {
-  trade: "trades of an outcome inserted, changed or deleted (outcome set)",
+  trade: "new trades of an outcome (outcome set)",
+  trade_edit: "trades of an outcome corrected or deleted (outcome set)",
   price: "an outcome's probability or name (outcome set); a market's visible fields (outcome null)",
   orderbook: "an outcome's resting orders or a venue's book (outcome set)",
   detail: "comments, counters and an outcome's other columns: what the market page and the lists show",
@@ -68,6 +69,7 @@ export function pushKindsOf(event: MarketEvent): readonly ChannelKind[] {
   if (event.slug === null) return [];
   switch (event.kind) {
     case "trade":
+    case "trade_edit":
       return ["price", "trades"];
     case "price":
     case "orderbook":

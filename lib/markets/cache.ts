@@ -106,7 +106,8 @@ export function tagsOf(event: MarketEvent): string[] | "all" {
   const markets = [event.slug && `market:s:${event.slug}`, event.marketId && `market:m:${event.marketId}`].filter(Boolean) as string[];
   const outcome = event.outcomeId;
   switch (event.kind) {
-    case "trade": // an outcome's trades: its price, history and book (a fill), the market's volume, the lists
+    case "trade":
+    case "trade_edit": // an outcome's trades: its price, history and book (a fill), the market's volume, the lists
     case "price": // probabilities or names of one outcome; without one, a market's visible fields
       return [LIST, ...markets, ...(outcome ? [`hist:o:${outcome}`, `book:o:${outcome}`] : [])];
     case "orderbook": // resting orders or a venue's book: the book, the market's liquidity, lists by liquidity

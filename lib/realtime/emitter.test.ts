@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ChannelKind, Signal } from "./channels";
-import { createSignalEmitter, type Change, type EmitterOptions } from "./emitter";
+import { createSignalEmitter, SKIP, type Change, type EmitterOptions } from "./emitter";
 
 /** The orderbook carrier server.ts installs: the book of the one outcome a signal names. */
 const books = (bookFor: (slug: string, outcomeId: string) => Promise<unknown>) => ({
@@ -92,6 +92,19 @@ describe("signal emitter", () => {
       [1, OUT_A, false],
       [2, OUT_B, true],
     ]);
+  });
+
+  it("a carrier that answers SKIP keeps the signal from going out, and its seq is not spent", async () => {
+    let skip = true;
+    const e = make({ carry: { trades: async () => (skip ? SKIP : { trades: [1] }) } });
+    const ch = "market:m:trades";
+    watching.set(ch, 1);
+    e.push(ch, { kind: "trades", slug: "m", outcomeId: null });
+    await vi.advanceTimersByTimeAsync(200);
+    skip = false;
+    e.push(ch, { kind: "trades", slug: "m", outcomeId: null });
+    await vi.advanceTimersByTimeAsync(200);
+    expect(sent.map((s) => [s.signal.seq, s.signal.trades])).toEqual([[1, [1]]]);
   });
 
   it("a price signal never carries a book", async () => {

@@ -9,6 +9,8 @@ export interface Change {
   kind: ChannelKind;
   slug: string;
   outcomeId: string | null;
+  /** Trades were corrected or deleted (not only added): what a trades signal carries cannot say so, watchers refetch. */
+  edit?: boolean;
 }
 
 export interface EmitterOptions {
@@ -35,8 +37,11 @@ export interface EmitterOptions {
   timers?: Timers;
 }
 
-/** Reads the data one signal carries, once for every watcher of `channel`. */
-export type Carrier = (channel: string, change: Change) => Promise<object | null> | null;
+/** A carrier's answer when there is nothing to tell: the signal is not sent at all. */
+export const SKIP = Symbol("skip");
+
+/** Reads the data one signal carries, once for every watcher of `channel`: fields, null (refetch) or SKIP. */
+export type Carrier = (channel: string, change: Change) => Promise<object | null | typeof SKIP> | null;
 
 export interface SignalEmitter {
   /** A change to `channel` (`market:{slug}:{kind}`); ignored while nobody watches it. */
@@ -70,14 +75,16 @@ export function createSignalEmitter(options: EmitterOptions): SignalEmitter {
     const next = (before ?? Promise.resolve())
       .then(async () => (carrier ? await carrier(channel, change) : null))
       .catch(() => null)
-      .then((data) => emit(channel, change, at, data ?? {}));
+      .then((data) => {
+        if (data !== SKIP) emit(channel, change, at, data ?? {});
+      });
     sending.set(channel, next);
     void next.finally(() => sending.get(channel) === next && sending.delete(channel));
   };
 
   // Changes folded together name their outcome only when they all concern the same one.
   const throttle = createThrottle<Change>(options.coalesceMs, release, {
-    merge: (a, b) => ({ ...b, outcomeId: a.outcomeId === b.outcomeId ? b.outcomeId : null }),
+    merge: (a, b) => ({ ...b, outcomeId: a.outcomeId === b.outcomeId ? b.outcomeId : null, edit: a.edit || b.edit }),
     timers: options.timers,
   });
 

@@ -93,7 +93,8 @@ export function attachRealtime(server: http.Server, options: RealtimeOptions): (
       if (event.kind === "list") slugs.forgetMisses();
       const { slug, outcomeId } = event;
       if (slug === null) return;
-      for (const kind of pushKindsOf(event)) emitter.push(channelName(slug, kind), { kind, slug, outcomeId });
+      const edit = event.kind === "trade_edit";
+      for (const kind of pushKindsOf(event)) emitter.push(channelName(slug, kind), { kind, slug, outcomeId, edit });
     },
     // Whatever was committed while LISTEN was down is lost: every joined channel gets a signal and its clients refetch.
     listening: (resumed) => {

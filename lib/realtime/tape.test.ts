@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SKIP } from "./emitter";
 import { createTapeCarrier, type TapePage } from "./tape";
 
 /** A market's tape: trades "t1" … "tN", cursor of a trade = its name. */
@@ -46,11 +47,18 @@ describe("tape carrier", () => {
     expect(await c.carry("market:m:trades", change)).toEqual({ trades: ["t4"], after: "t3", cursor: "t4", more: false });
   });
 
-  it("nothing newer (a trade corrected or deleted): carries nothing, so watchers refetch", async () => {
+  it("nothing newer (carried already with an earlier change of the same commit): no signal at all", async () => {
     const t = tape(2);
     const c = createTapeCarrier(t.read, 10);
     await c.carry("market:m:trades", change);
-    expect(await c.carry("market:m:trades", change)).toBeNull();
+    expect(await c.carry("market:m:trades", change)).toBe(SKIP);
+  });
+
+  it("trades corrected or deleted: the signal carries nothing, so watchers refetch", async () => {
+    const t = tape(2);
+    const c = createTapeCarrier(t.read, 10);
+    expect(await c.carry("market:m:trades", { ...change, edit: true })).toBeNull();
+    expect(t.calls).toEqual([]);
   });
 
   it("channels keep their own position, and a forgotten one starts from the head again", async () => {

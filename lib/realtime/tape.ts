@@ -1,7 +1,7 @@
 // What a `trades` signal carries: the market's trades that this instance has not yet carried on that
 // channel, so a watcher appends them without a request (docs/api.md "Push channels"). Read once per
 // signal for every watcher; the channel's position is the newest trade carried so far.
-import type { Carrier } from "./emitter";
+import { type Carrier, SKIP } from "./emitter";
 
 /** A page of the tape as `GET …/trades` answers it (primary shape). */
 export interface TapePage {
@@ -25,11 +25,13 @@ export interface TapeCarrier {
 export function createTapeCarrier(read: TapeReader, limit = 100): TapeCarrier {
   const positions = new Map<string, string>();
   return {
-    async carry(channel, { slug }) {
+    async carry(channel, { slug, edit }) {
+      // Trades corrected or deleted: no list of new trades can say so, watchers refetch.
+      if (edit) return null;
       const after = positions.get(channel) ?? null;
       const page = await read(slug, after, limit);
-      // Nothing newer: the change was to trades already carried (corrected or deleted): watchers refetch.
-      if (!page.trades.length || !page.newest_cursor) return null;
+      // Nothing newer (this instance carried them already, with an earlier change of the same commit): no signal.
+      if (!page.trades.length || !page.newest_cursor) return SKIP;
       positions.set(channel, page.newest_cursor);
       return {
         trades: page.trades,
