@@ -1,39 +1,98 @@
 // One node http server for the whole product: Next (pages and /v1 route handlers) and, on the same
 // port, the Socket.IO push channels. Starts the embedded PostgreSQL when DATABASE_URL is unset.
+// A start that fails (bad configuration, a port in use, a database that cannot be reached) ends the
+// process with one line naming what to fix, after stopping whatever it had started, and exit code 1.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import next from "next";
+import { config, ConfigError } from "./lib/config";
 import { breaker } from "./lib/db/breaker";
 import { closeDb, db } from "./lib/db/client";
 import { resolveDatabase } from "./lib/db/embedded";
 import { migrate } from "./lib/db/migrate";
-import { getOrderBook, invalidateFromNotification, marketCache } from "./lib/markets/cache";
+import { createChangeStream } from "./lib/events/change-stream";
+import { cacheInvalidation, getOrderBook, getTrades } from "./lib/markets/cache";
 import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
+import { isErrorOf } from "./lib/process-state";
 import { attachRealtime } from "./lib/realtime/server";
 import { frontDoor } from "./lib/server/front-door";
 import { rateLimitConfig, trustedProxies } from "./lib/server/rate-limit";
-import { logRequest, requestLogEnabled } from "./lib/server/request-log";
+import { logRequest } from "./lib/server/request-log";
 import { answerUnavailablePage } from "./lib/server/unavailable-page";
 
 const args = new Set(process.argv.slice(2));
 const dev = args.has("--dev");
-const port = Number(process.env.PORT ?? 3000);
-const hostname = process.env.HOST ?? "0.0.0.0";
-const distDir = process.env.NEXT_DIST_DIR || ".next";
 
 function log(message: string) {
   console.log(`[server] ${message}`);
 }
 
+/** What has been started so far, stopped in reverse order on shutdown or on a failed start. */
+const started: Array<{ what: string; stop: () => Promise<unknown> | unknown }> = [];
+
+async function stopAll() {
+  while (started.length) {
+    const { what, stop } = started.pop()!;
+    try {
+      await stop();
+    } catch (err) {
+      console.error(`[server] stopping ${what} failed: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** Listens, or rejects with a sentence a person can act on (the port is taken, not allowed, no such address). */
+function listen(server: http.Server, port: number, hostname: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const failed = (err: NodeJS.ErrnoException) => {
+      const why: Record<string, string> = {
+        EADDRINUSE: "address in use (set PORT)",
+        EACCES: "permission denied (set PORT to 1024 or above)",
+        EADDRNOTAVAIL: "no such address on this machine (set HOST)",
+        ENOTFOUND: "no such address (set HOST)",
+      };
+      reject(new StartError(`cannot listen on ${hostname}:${port}: ${why[err.code ?? ""] ?? err.message}`));
+    };
+    server.once("error", failed);
+    server.listen(port, hostname, () => {
+      server.off("error", failed);
+      resolve();
+    });
+  });
+}
+
+/** A failed start whose message already says what to do. */
+class StartError extends Error {
+  static readonly errorName = "StartError";
+  constructor(message: string) {
+    super(message);
+    this.name = StartError.errorName;
+  }
+}
+
 async function main() {
+  const { PORT: port, HOST: hostname, NEXT_DIST_DIR: distDir, SKIP_SEED, SIMULATE, CACHE, REALTIME_PUSH_BOOK, REALTIME_HEARTBEAT_MS, LOG_REQUESTS } = config();
+  // Checked before anything starts, so that a bad value is not found after seeding and building.
+  const rateLimit = rateLimitConfig();
+  const trustProxy = (() => {
+    try {
+      return trustedProxies();
+    } catch (err) {
+      throw new ConfigError([(err as Error).message]);
+    }
+  })();
+
   const database = await resolveDatabase({ log });
+  started.push({ what: "the embedded PostgreSQL", stop: () => database.stop() });
+  started.push({ what: "the database pools", stop: () => closeDb() });
+  started.push({ what: "the breaker", stop: () => breaker().close() });
   const sql = db();
   const applied = await migrate(sql, log);
   if (applied.length) log(`applied ${applied.length} migration(s)`);
 
-  if (!process.env.SKIP_SEED) {
+  if (!SKIP_SEED) {
     const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM markets`;
     if (n === 0) {
       log("database is empty: seeding demo data");
@@ -45,62 +104,77 @@ async function main() {
   if (!dev && !fs.existsSync(path.join(distDir, "BUILD_ID"))) {
     log(`no production build in ${distDir}: running next build`);
     const r = spawnSync("npx", ["next", "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-    if (r.status !== 0) throw new Error("next build failed");
+    if (r.status !== 0) throw new StartError("next build failed (its output is above)");
   }
 
   const app = next({ dev, hostname, port, turbopack: dev });
   const handle = app.getRequestHandler();
   await app.prepare();
+  started.push({ what: "Next", stop: () => app.close?.() });
 
-  const logRequests = requestLogEnabled();
   // Malformed URLs, unknown methods and /v1 paths that are not the API's answer here; /v1 is rate limited.
-  const guard = frontDoor({ rateLimit: rateLimitConfig(), trustProxy: trustedProxies(process.env.TRUST_PROXY) });
+  const guard = frontDoor({ rateLimit, trustProxy });
   const server = http.createServer((req, res) => {
-    if (logRequests) logRequest(req, res);
+    if (LOG_REQUESTS) logRequest(req, res);
     if (guard(req, res)) return;
     if (answerUnavailablePage(req, res)) return;
     void handle(req, res);
   });
-  const closers: Array<() => Promise<void>> = [];
+  // One stream of committed changes (NOTIFY market_events) feeds the response cache and the push channels.
+  // The cache subscribes first: it drops a changed answer before any socket is told to refetch it, and it
+  // answers from memory only while the stream is heard.
+  const changes = createChangeStream({ databaseUrl: database.url, heartbeatMs: REALTIME_HEARTBEAT_MS, log: (m) => console.log(`[changes] ${m}`) });
+  started.push({ what: "the change stream", stop: () => changes.close() });
+  if (CACHE) changes.subscribe(cacheInvalidation);
   // Push channels on the same port. A failure to attach is an error, not a silently missing feature.
-  // The response cache answers from memory only while the NOTIFY stream that invalidates it is heard.
-  const caching = process.env.CACHE !== "off";
-  closers.push(
-    await attachRealtime(server, {
-      onEvent: caching ? invalidateFromNotification : undefined,
-      onListening: caching ? (listening) => marketCache().setLive(listening) : undefined,
-      bookFor: process.env.REALTIME_PUSH_BOOK === "0" ? undefined : (slug, outcomeId) => getOrderBook({ slug, outcomeId }),
-    }),
-  );
-  closers.push(startTrendingSweeper(sql));
-  if (args.has("--simulate") || process.env.SIMULATE === "1") {
+  const closeRealtime = attachRealtime(server, {
+    changes,
+    bookFor: REALTIME_PUSH_BOOK ? (slug, outcomeId) => getOrderBook({ slug, outcomeId }) : undefined,
+    tapeFor: (slug, after, limit) => getTrades({ slug, after: after ?? undefined, limit }),
+  });
+  started.push({ what: "the push channels", stop: closeRealtime });
+  await changes.start();
+  started.push({ what: "the trending sweeper", stop: startTrendingSweeper(sql) });
+  if (args.has("--simulate") || SIMULATE) {
     const { startSimulator } = await import("./lib/simulator/simulator");
-    closers.push(startSimulator(sql, { log }));
+    started.push({ what: "the simulator", stop: startSimulator(sql, { log }) });
   }
 
-  server.listen(port, hostname, () => log(`ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port} (${dev ? "dev" : "production"})`));
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`${signal}: shutting down`);
-    const force = setTimeout(() => process.exit(1), 10_000).unref();
-    server.close();
-    server.closeAllConnections();
-    for (const close of closers) await close().catch(() => {});
-    await app.close?.().catch?.(() => {});
-    breaker().close();
-    await closeDb();
-    await database.stop();
-    clearTimeout(force);
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  await listen(server, port, hostname);
+  started.push({
+    what: "the http server",
+    stop: () => {
+      server.close();
+      server.closeAllConnections();
+    },
+  });
+  log(`ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port} (${dev ? "dev" : "production"})`);
 }
 
-main().catch((err) => {
-  console.error("[server] failed to start:", err);
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  log(`${signal}: shutting down`);
+  setTimeout(() => process.exit(1), 10_000).unref();
+  await stopAll();
+  process.exit(0);
+};
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+main().catch(async (err) => {
+  if (stopping) return;
+  stopping = true;
+  // One line that says what to fix; the stack only for the unexpected.
+  const line = isErrorOf(err, ConfigError)
+    ? `bad configuration: ${err.message} (lib/config.ts, README "Configuration")`
+    : isErrorOf(err, StartError)
+      ? err.message
+      : `failed to start: ${(err as Error)?.message ?? err}`;
+  if (!isErrorOf(err, ConfigError) && !isErrorOf(err, StartError)) console.error(err);
+  console.error(`markets: ${line}`);
+  setTimeout(() => process.exit(1), 10_000).unref();
+  await stopAll();
   process.exit(1);
 });

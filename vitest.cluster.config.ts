@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
+  // server-only as outside Next: a no-op (lib/server-only.ts; tsconfig.json maps it for tsx and Playwright).
+  resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)), "server-only": fileURLToPath(new URL("lib/server-only.ts", import.meta.url)) } },
   test: {
     include: ["e2e/cluster/**/*.test.ts"],
     environment: "node",

@@ -43,5 +43,3 @@ export async function waitFor(predicate: () => boolean, timeoutMs = 10_000, what
     await new Promise((r) => setTimeout(r, 20));
   }
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -14,7 +14,7 @@ import { liftBounds } from "../lib/db/bounds";
 import { startEmbeddedPostgres } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
 import { CANDLE_INTERVALS, INTERVALS, type CandleInterval, candleWindow } from "../lib/markets/candles";
-import { getCandles, getCandlesOfOutcomes } from "../lib/markets/queries";
+import { getCandleSets, getCandles } from "../lib/markets/queries";
 
 const { values: args } = parseArgs({
   options: {
@@ -125,7 +125,7 @@ try {
       for (let i = -2; i < runs; i++) {
         const window = candleWindow({ endTs: endOf(interval, i + 2) }, interval, now);
         const t0 = performance.now();
-        const found = await getCandlesOfOutcomes(many, window);
+        const found = await getCandleSets(many, window);
         if (i >= 0) times.push(ms(t0));
         candles = Math.max(
           candles,

@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 import type { Socket } from "socket.io-client";
 import http from "node:http";
+import { percentile as pct, sleep } from "../lib/dev/tools";
 import { benchTargets, commitBid, createBenchMarket, joinWatchers } from "./bench-market";
 
 const { values } = parseArgs({
@@ -29,8 +30,6 @@ const BATCH = Math.max(1, Number(values.batch));
 const { baseURL, databaseUrl } = benchTargets("http://127.0.0.1:3000");
 
 const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const priceOf = (k: number) => (0.1 + (k + 1) / 1000).toFixed(3);
 type Book = { bids: { price: string }[] };
 const holds = (book: Book | undefined, k: number) => Boolean(book?.bids.some((l) => l.price === priceOf(k)));

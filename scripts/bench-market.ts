@@ -52,7 +52,7 @@ export async function createBenchMarket(sql: postgres.Sql, name: string, questio
 
 /**
  * `count` WebSocket clients joined to `channel`, connected `batch` at a time (progress on stdout);
- * `onSignal(w, signal)` gets watcher w's orderbook signals. Sockets are pushed to `sockets` as they
+ * `onSignal(w, signal)` gets watcher w's signals of the channel's kind. Sockets are pushed to `sockets` as they
  * open, so the caller can disconnect every one of them even when a join fails.
  */
 export async function joinWatchers(
@@ -70,7 +70,7 @@ export async function joinWatchers(
           s.once("connect", resolve);
           s.once("connect_error", reject);
         });
-        s.on("orderbook", (signal: Signal) => onSignal(i + j, signal));
+        s.on(channel.slice(channel.lastIndexOf(":") + 1), (signal: Signal) => onSignal(i + j, signal));
         const ack = await s.timeout(10_000).emitWithAck("join", { channel });
         if (!ack.ok) throw new Error(`join failed: ${ack.error}`);
       }),
@@ -85,4 +85,11 @@ export async function commitBid(sql: postgres.Sql, market: { marketId: string; o
   await sql`
     INSERT INTO orders (id, market_id, outcome_id, user_id, side, type, price, shares, filled_shares, status, created_at)
     VALUES (${randomUUID()}, ${market.marketId}, ${market.outcomeId}, ${market.userId}, 'BUY', 'LIMIT', ${price}, 1, 0, 'OPEN', now())`;
+}
+
+/** One trade of one share on the bench market's first outcome: one commit, one trades signal carrying it. */
+export async function commitTrade(sql: postgres.Sql, market: { marketId: string; outcomeId: string; userId: string }, price: number | string) {
+  await sql`
+    INSERT INTO trades (id, market_id, outcome_id, price, shares, maker_user_id, taker_user_id, executed_at)
+    VALUES (${randomUUID()}, ${market.marketId}, ${market.outcomeId}, ${price}, 1, ${market.userId}, ${market.userId}, now())`;
 }

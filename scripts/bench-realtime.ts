@@ -1,14 +1,17 @@
 // npm run bench:realtime – push-signal latency from a database commit to the clients: connects N
 // socket.io clients (WebSocket) to a running server, joins them to a throwaway bench market's
-// orderbook channel, commits order inserts spaced wider than the coalescing interval and prints
-// p50/p90/p99/max of (client receive time − time the INSERT was sent). Prints, asserts nothing.
+// orderbook channel (or its trades channel: `--channel trades`), commits order (or trade) inserts spaced
+// wider than the coalescing interval and prints p50/p90/p99/max of (client receive time − time the
+// INSERT was sent). With `--channel trades` a signal counts only if it carries the committed trade (the
+// tape on the watchers' screens without a request). Prints, asserts nothing.
 //
-//   BASE_URL=http://127.0.0.1:3400 DATABASE_URL=postgres://… npm run bench:realtime -- --clients 1000 --commits 40
+//   BASE_URL=http://127.0.0.1:3400 DATABASE_URL=postgres://… npm run bench:realtime -- --clients 1000 --commits 40 [--channel trades]
 //   (without the env vars it uses .data/test-run.json, i.e. a running Playwright test server)
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import type { Socket } from "socket.io-client";
-import { benchTargets, commitBid, createBenchMarket, joinWatchers } from "./bench-market";
+import { percentile as pct, sleep } from "../lib/dev/tools";
+import { benchTargets, commitBid, commitTrade, createBenchMarket, joinWatchers } from "./bench-market";
 
 const { values } = parseArgs({
   options: {
@@ -16,6 +19,7 @@ const { values } = parseArgs({
     commits: { type: "string", default: "40" },
     spacing: { type: "string", default: "400" }, // ms between commits; > the coalescing interval
     batch: { type: "string", default: "50" }, // clients connecting at once
+    channel: { type: "string", default: "orderbook" }, // orderbook | trades
   },
 });
 const CLIENTS = Math.min(5000, Math.max(1, Number(values.clients)));
@@ -26,14 +30,13 @@ const BATCH = Math.max(1, Number(values.batch));
 const { baseURL, databaseUrl } = benchTargets("http://127.0.0.1:3400");
 
 const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // A throwaway native market, removed at the end.
 const market = await createBenchMarket(sql, "bench-rt", "Realtime latency benchmark?");
 const { slug, drop } = market;
 
-const channel = `market:${slug}:orderbook`;
+const kind = values.channel === "trades" ? "trades" : "orderbook";
+const channel = `market:${slug}:${kind}`;
 const sent: number[] = []; // commit i: time the INSERT was sent
 const acked: number[] = []; // commit i: time its commit was acknowledged
 const received: number[][] = Array.from({ length: COMMITS }, () => []);
@@ -49,14 +52,15 @@ try {
     onSignal: (_, sig) => {
       const at = Date.now();
       const k = sig.seq - 1; // the room is new: commit k produces seq k+1
-      if (sig.channel === channel && k >= 0 && k < COMMITS) received[k].push(at);
+      const carried = kind !== "trades" || (Array.isArray(sig.trades) && sig.trades.length === 1);
+      if (sig.channel === channel && carried && k >= 0 && k < COMMITS) received[k].push(at);
       else unexpected++;
     },
   });
 
   for (let k = 0; k < COMMITS; k++) {
     sent[k] = Date.now();
-    await commitBid(sql, market, "0.400");
+    await (kind === "trades" ? commitTrade(sql, market, "0.400") : commitBid(sql, market, "0.400"));
     acked[k] = Date.now();
     process.stdout.write(`\r  commit ${k + 1}/${COMMITS}`);
     await sleep(SPACING);

@@ -1,10 +1,11 @@
-// npm run db:seed [-- --markets N --trades-per-outcome N --seed N --users N --reset --insert]
+// npm run db:seed [-- --markets N --trades-per-outcome N --seed N --users N --heavy-trades N --reset --insert]
 // Loads the deterministic demo dataset into DATABASE_URL or the embedded database.
 import { parseArgs } from "node:util";
 import cliProgress from "cli-progress";
 import { closeDb, db } from "../lib/db/client";
 import { resolveDatabase } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
+import { HEAVY_MAX_TRADES } from "../lib/seed/heavy";
 import { seedDatabase } from "../lib/seed/seed";
 
 const { values: args } = parseArgs({
@@ -13,6 +14,7 @@ const { values: args } = parseArgs({
     "trades-per-outcome": { type: "string" },
     seed: { type: "string" },
     users: { type: "string" },
+    "heavy-trades": { type: "string" },
     reset: { type: "boolean", default: false },
     insert: { type: "boolean", default: false },
   },
@@ -32,8 +34,14 @@ const options = {
   tradesPerOutcome: int("trades-per-outcome", args["trades-per-outcome"], 0),
   seed: int("seed", args.seed, 0),
   users: int("users", args.users, 2),
+  heavyTrades: int("heavy-trades", args["heavy-trades"], 0),
   copy: args.insert ? false : undefined,
 };
+
+if ((options.heavyTrades ?? 0) > HEAVY_MAX_TRADES) {
+  console.error(`--heavy-trades must be at most ${HEAVY_MAX_TRADES}`);
+  process.exit(2);
+}
 
 const database = await resolveDatabase();
 let exitCode = 0;

@@ -6,6 +6,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { io } from "socket.io-client";
+import { sleep } from "../lib/dev/tools";
 import { startInstance } from "../e2e/support/instance";
 import { startOwnCluster } from "../e2e/support/cluster";
 import { startLoad, timeline } from "../e2e/support/load";
@@ -20,7 +21,6 @@ const { values } = parseArgs({
 });
 const appDir = path.resolve(values["app-dir"]!);
 const downMs = Number(values.down) * 1000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (m: string) => console.error(`[timeline] ${m}`);
 
 const cluster = await startOwnCluster({ markets: 50, log });

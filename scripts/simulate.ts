@@ -1,6 +1,7 @@
 // npm run simulate [-- --rate 5] [--market slug ...] – keeps native active markets trading against
 // DATABASE_URL or the embedded database, until Ctrl-C. Every tick signals through the NOTIFY triggers.
 import { parseArgs } from "node:util";
+import { config } from "../lib/config";
 import { closeDb, db } from "../lib/db/client";
 import { resolveDatabase } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
@@ -8,7 +9,7 @@ import { startSimulator } from "../lib/simulator/simulator";
 
 const { values } = parseArgs({
   options: {
-    rate: { type: "string", default: process.env.SIMULATE_RATE ?? "2" },
+    rate: { type: "string", default: String(config().SIMULATE_RATE) },
     market: { type: "string", multiple: true },
     help: { type: "boolean", short: "h" },
   },

@@ -5,6 +5,7 @@
 // garbage does not) and the p50/p99 latency of that minute.
 import { parseArgs } from "node:util";
 import { io } from "socket.io-client";
+import { percentile, sleep } from "../lib/dev/tools";
 import { startInstance } from "../e2e/support/instance";
 import { startOwnCluster } from "../e2e/support/cluster";
 import { startLoad } from "../e2e/support/load";
@@ -19,7 +20,6 @@ const { values } = parseArgs({
   },
 });
 const minutes = Number(values.minutes);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (m: string) => console.error(`[soak] ${m}`);
 const MB = (b: number) => (b / 1048576).toFixed(0);
 /** "0", or the answers other than 200 by status ("429×12 0×1"; 0 is a client timeout). */
@@ -95,10 +95,10 @@ try {
     await sleep(60_000);
     const slice = load.samples.slice(from);
     const ms = slice.map((s) => s.ms).sort((a, b) => a - b);
-    const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? 0;
+    const q = (p: number) => percentile(ms, p) ?? 0;
     const last = lastMemory();
     console.log(
-      `${String(minute).padStart(4)}  ${MB(last?.rss ?? 0).padStart(7)}  ${MB(last?.heapUsed ?? 0).padStart(18)}  ${MB(last?.external ?? 0).padStart(11)}  ${String(slice.length).padStart(8)}  ${String(q(0.5)).padStart(7)}  ${String(q(0.99)).padStart(7)}  ${otherStatuses(slice)}`,
+      `${String(minute).padStart(4)}  ${MB(last?.rss ?? 0).padStart(7)}  ${MB(last?.heapUsed ?? 0).padStart(18)}  ${MB(last?.external ?? 0).padStart(11)}  ${String(slice.length).padStart(8)}  ${String(q(50)).padStart(7)}  ${String(q(99)).padStart(7)}  ${otherStatuses(slice)}`,
     );
   }
   stopSockets = true;

@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
+import { resetConfig } from "../lib/config";
 import { connect } from "../lib/db/client";
 import { startEmbeddedPostgres } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
@@ -61,4 +62,6 @@ process.env.LOG_REQUESTS ??= "0";
 // Specs fire thousands of /v1 requests from one address; the rate limit has its own spec (e2e/api/rate-limit.spec.ts).
 process.env.RATE_LIMIT ??= "off";
 if (process.env.TEST_DEV === "1") process.argv.push("--dev");
+// connect() above read the configuration before these were set: server.ts must read it again.
+resetConfig();
 await import("../server");

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Tabs } from "@/components/ui/tabs";
 import { CATEGORIES, LIST_STATUSES, SEARCH_DEBOUNCE_MS, SORT_BY, type Category, type ListStatus, type SortBy } from "@/lib/markets/constants";
-import type { SubCategories } from "@/lib/ui/sub-categories";
+import type { SubCategories } from "@/lib/markets/rows";
 import { SORT_LABELS, type ListView } from "@/lib/ui/list-params";
 import { cn } from "@/lib/ui/cn";
 import { titleCase } from "@/lib/ui/title-case";

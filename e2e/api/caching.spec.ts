@@ -101,7 +101,7 @@ test("the ETag changes when the data changes", async ({ request, sql }) => {
   expect((await request.get(url, { headers: { "If-None-Match": after.headers()["etag"] } })).status()).toBe(304);
 });
 
-test("Cache-Control suits each endpoint: short with stale-while-revalidate for list and market, shorter for book and history", async ({ request }) => {
+test("Cache-Control suits each endpoint: short with stale-while-revalidate for list and market, shorter for book, history and trades", async ({ request }) => {
   const byKind = new Map<EndpointKind, Record<string, number | boolean>>();
   for (const e of endpointsOf(m)) {
     const cc = directives((await request.get(e.url)).headers()["cache-control"]);
@@ -117,6 +117,10 @@ test("Cache-Control suits each endpoint: short with stale-while-revalidate for l
   expect(maxAge("market")).toBeLessThanOrEqual(60);
   expect(maxAge("book")).toBeLessThan(Math.min(maxAge("list"), maxAge("market")));
   expect(maxAge("history")).toBeLessThan(Math.min(maxAge("list"), maxAge("market")));
+  expect(maxAge("trades")).toBeLessThan(Math.min(maxAge("list"), maxAge("market")));
+  // A batch is cached like the single reads it is made of.
+  expect(byKind.get("books")).toEqual(byKind.get("book"));
+  expect(byKind.get("histories")).toEqual(byKind.get("history"));
   expect(directives((await request.get("/v1/openapi.json")).headers()["cache-control"])["max-age"]).toBeGreaterThan(maxAge("list"));
 });
 

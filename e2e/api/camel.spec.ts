@@ -155,6 +155,35 @@ test("GET …/prices-history (camel) – unchanged", async ({ request }) => {
   }
 });
 
+test("GET …/trades (camel) – keys camelCased (outcomeId, executedAt, nextCursor, newestCursor), values unchanged", async ({ request }) => {
+  const m = markets[0];
+  for (const url of [`/v1/markets/${m.id}/trades?limit=2`, `/v1/markets/slug/${m.slug}/trades?outcomeId=${m.outcomes[0]}`]) {
+    const { primary, camel } = await both(request, url);
+    expect(primary.trades.length).toBeGreaterThan(0);
+    expect(Object.keys(camel).sort()).toEqual(["newestCursor", "nextCursor", "trades"]);
+    expect(camel.nextCursor).toBe(primary.next_cursor);
+    expect(camel.newestCursor).toBe(primary.newest_cursor);
+    primary.trades.forEach((t: Json, i: number) => {
+      expectKeysCamelOf(t, camel.trades[i], `trades[${i}]`);
+      for (const [k, v] of Object.entries(t)) expect(camel.trades[i][camelCase(k)], `trades[${i}].${k}`).toEqual(v);
+    });
+  }
+});
+
+test("GET /v1/orderbooks and /v1/prices-history (camel) – items' outcomeId, each value the single endpoint's camel answer", async ({ request }) => {
+  const m = markets[0];
+  const ids = m.outcomes.join(",");
+  const books = await both(request, `/v1/orderbooks?outcomeIds=${ids}`);
+  const histories = await both(request, `/v1/prices-history?outcomeIds=${ids}&fidelity=1`);
+  for (const [i, id] of m.outcomes.entries()) {
+    const book = (await both(request, `/v1/markets/${m.id}/orderbook?outcomeId=${id}`)).camel;
+    expect(books.camel.items[i]).toEqual({ outcomeId: id, book, error: null });
+    expect(books.primary.items[i].outcome_id).toBe(id);
+    const history = (await both(request, `/v1/markets/${m.id}/prices-history?outcomeId=${id}&fidelity=1`)).camel;
+    expect(histories.camel.items[i]).toEqual({ outcomeId: id, pricesHistory: history, error: null });
+  }
+});
+
 test("GET …/candles and /v1/candles (camel) – keys camelCased, prices as three-decimal strings, volume and notional unchanged", async ({ request }) => {
   const priced = (c: Json) => ({ ...c, open: c.open.toFixed(3), high: c.high.toFixed(3), low: c.low.toFixed(3), close: c.close.toFixed(3) });
   const single = (p: Json) => ({
@@ -173,14 +202,24 @@ test("GET …/candles and /v1/candles (camel) – keys camelCased, prices as thr
       for (const c of camel.candles) for (const k of ["open", "high", "low", "close", "volume", "notional"]) expect(c[k]).toMatch(DECIMAL);
     }
   }
-  const ids = [...markets.map((m) => m.outcomes[0]), "nope"];
+  const ids = [...markets.map((m) => m.outcomes[0]), "00000000-0000-4000-8000-000000000000"];
   const { primary, camel } = await both(request, `/v1/candles?interval=1h&outcomeIds=${ids.join(",")}`);
-  expect(camel.items).toEqual(primary.items.map((i: Json) => (i.candles === null ? { outcomeId: i.outcome_id, candles: null, error: i.error } : single(i))));
+  expect(camel.items).toEqual(
+    primary.items.map((i: Json) => ({ outcomeId: i.outcome_id, candles: i.candles === null ? null : single(i.candles), error: i.error })),
+  );
+  expect(camel.items.at(-1).error).toEqual({ statusCode: 404, message: "Outcome not found" });
 });
 
 test("camel variant – error bodies unchanged and served as application/json", async ({ request }) => {
   const m = markets[0];
-  for (const url of ["/v1/markets?limit=0", "/v1/markets/not-a-uuid", `/v1/markets/${m.id}/orderbook?outcomeId=nope`, "/v1/nothing-here"]) {
+  for (const url of [
+    "/v1/markets?limit=0",
+    "/v1/markets/not-a-uuid",
+    `/v1/markets/${m.id}/orderbook?outcomeId=nope`,
+    "/v1/nothing-here",
+    `/v1/markets/${m.id}/trades?before=nope`,
+    "/v1/orderbooks?outcomeIds=nope",
+  ]) {
     const [p, c] = await Promise.all([request.get(url), request.get(url, { headers: { Accept: CAMEL } })]);
     expect(c.status(), url).toBe(p.status());
     expect(c.headers()["content-type"], url).toContain("application/json");

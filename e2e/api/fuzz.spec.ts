@@ -71,8 +71,6 @@ const NASTY = [
   "1m",
   "1w",
   "4h",
-  ",",
-  "a,b,,c",
 ];
 const KEYS = [
   "status",
@@ -87,8 +85,6 @@ const KEYS = [
   "startTs",
   "endTs",
   "fidelity",
-  "interval",
-  "outcomeIds",
   "outcome",
   "page",
   "__proto__",
@@ -99,6 +95,10 @@ const KEYS = [
   "%",
   "%E0",
   "limit[]",
+  "before",
+  "after",
+  "outcomeIds",
+  "interval",
 ];
 const METHODS: [string, number][] = [
   ["GET", 70],
@@ -162,8 +162,14 @@ function query(rng: Rng, known: Known): string {
     const value = rng.weighted<() => string>([
       [() => sendable(rng.pick(NASTY)), 5],
       [() => known.outcomeId, 2],
-      [() => Array.from({ length: rng.int(1, 60) }, () => (rng.chance(0.5) ? known.outcomeId : piece(rng, known))).join(","), 1],
       [() => String(rng.int(-5, 2_000_000_000)), 2],
+      // Lists for the batches, cursors for the tape: valid-looking, forged and broken.
+      [
+        () =>
+          Array.from({ length: rng.int(1, 60) }, () => rng.pick([known.outcomeId, `${known.outcomeId.slice(0, -1)}0`, sendable(rng.pick(NASTY))])).join(","),
+        1,
+      ],
+      [() => rng.pick(["AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "________________________________", "f".repeat(32), "AAZhClkDxzhxW5KDAABChIAAHNcRP_p_"]), 1],
     ])();
     parts.push(rng.chance(0.1) ? key : `${sendable(key)}=${value}`);
   }
@@ -178,7 +184,9 @@ function target(rng: Rng, known: Known): string {
     [() => `/v1/markets/slug/${p()}`, 5],
     [() => `/v1/markets/${p()}/${rng.pick(["orderbook", "prices-history", "candles"])}`, 6],
     [() => `/v1/markets/slug/${p()}/${rng.pick(["orderbook", "prices-history", "candles"])}`, 6],
-    [() => "/v1/candles", 3],
+    [() => `/v1/markets/${p()}/trades`, 3],
+    [() => `/v1/markets/slug/${p()}/trades`, 2],
+    [() => rng.pick(["/v1/orderbooks", "/v1/prices-history", "/v1/candles"]), 3],
     [() => "/v1/openapi.json", 1],
     [() => `/v1/${p()}`, 3],
     [() => `/v1/${p()}/${p()}/${p()}`, 2],
@@ -188,7 +196,6 @@ function target(rng: Rng, known: Known): string {
     [() => `/docs/${p()}`, 1],
     [() => "/healthz", 2],
     [() => "/readyz", 1],
-    [() => "/api/sub-categories", 2],
     [() => `/${p()}`, 3],
     [() => `/_next/${p()}`, 1],
     [() => `/${p()}/../v1/markets`, 1],

@@ -27,7 +27,7 @@ test("every method other than GET, HEAD and OPTIONS – 405 with Allow on every 
       expect(res.headers["access-control-allow-origin"]).toBe("*");
       expect(errorBodySchema.parse(JSON.parse(res.body))).toEqual({ statusCode: 405, message: `Cannot ${method} ${path}`, error: "Method Not Allowed" });
     }
-    for (const path of ["/", `/markets/${m.slug}`, "/docs", "/healthz", "/readyz", "/api/sub-categories"]) {
+    for (const path of ["/", `/markets/${m.slug}`, "/docs", "/healthz", "/readyz"]) {
       const res = await rawRequest(baseURL!, method, path);
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.headers.allow, `${method} ${path}`).toBe("GET, HEAD, OPTIONS");
@@ -53,6 +53,16 @@ test("GET /v1 – ?__proto__ is refused like any unknown key, on every endpoint"
   const res = await request.get(`/v1/markets/${m.id}/orderbook?outcomeId=${m.outcomes[0]}&__proto__=1`);
   expect(res.status()).toBe(400);
   expect((await res.json()).message).toEqual(["property __proto__ should not exist"]);
+  // The tape and the batches refuse unknown keys like the list.
+  for (const url of [
+    `/v1/markets/${m.id}/trades?__proto__=1`,
+    `/v1/orderbooks?outcomeIds=${m.outcomes[0]}&__proto__=1`,
+    `/v1/prices-history?outcomeIds=${m.outcomes[0]}&constructor=1`,
+  ]) {
+    const r = await request.get(url);
+    expect(r.status(), url).toBe(400);
+    expect((await r.json()).message[0], url).toMatch(/^property (__proto__|constructor) should not exist$/);
+  }
 });
 
 test("/v1 with a trailing slash – a JSON 404 naming the path without it, never a redirect (preflights included)", async ({ baseURL }) => {

@@ -1,4 +1,4 @@
-// The OpenAPI document: valid 3.1, complete for the ten endpoints, in step with the zod schemas that
+// The OpenAPI document: valid 3.1, complete for every endpoint, in step with the zod schemas that
 // validate the routes, and describing what the server really sends (checked with ajv, not with zod).
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -8,7 +8,7 @@ import { expect, test } from "../fixtures";
 import { CAMEL, endpointsOf } from "../support/api";
 import { makeFullMarket, type FullMarket } from "../support/markets";
 
-const ENDPOINTS = [
+const PATHS = [
   "/v1/markets",
   "/v1/markets/{id}",
   "/v1/markets/slug/{slug}",
@@ -16,10 +16,16 @@ const ENDPOINTS = [
   "/v1/markets/slug/{slug}/orderbook",
   "/v1/markets/{id}/prices-history",
   "/v1/markets/slug/{slug}/prices-history",
+  "/v1/markets/{id}/trades",
+  "/v1/markets/slug/{slug}/trades",
+  "/v1/orderbooks",
+  "/v1/prices-history",
   "/v1/markets/{id}/candles",
   "/v1/markets/slug/{slug}/candles",
   "/v1/candles",
 ];
+/** Never "not found" as a whole: the list, and the batches (an unknown id is reported in its item). */
+const NO_404 = ["/v1/markets", "/v1/orderbooks", "/v1/prices-history", "/v1/candles"];
 
 type Doc = { openapi: string; paths: Record<string, { get: any }>; components: { schemas: Record<string, unknown> } };
 
@@ -52,16 +58,16 @@ test("GET /v1/openapi.json – is a valid OpenAPI 3.1 document", async () => {
   expect(validator.version).toBe("3.1");
 });
 
-test("GET /v1/openapi.json – describes exactly the ten endpoints, each with both media types and error bodies", () => {
-  expect(Object.keys(doc.paths).sort()).toEqual([...ENDPOINTS].sort());
-  for (const path of ENDPOINTS) {
+test("GET /v1/openapi.json – describes exactly our endpoints, each with both media types and error bodies", () => {
+  expect(Object.keys(doc.paths).sort()).toEqual([...PATHS].sort());
+  for (const path of PATHS) {
     const op = doc.paths[path].get;
     expect(op.operationId, path).toBeTruthy();
     expect(Object.keys(op.responses["200"].content).sort(), path).toEqual(["application/json", CAMEL]);
     expect(Object.keys(op.responses["200"].headers).sort(), path).toEqual(["Cache-Control", "ETag", "Vary"]);
     expect(op.responses["304"], path).toBeTruthy();
-    // The list has no 404 (it is never "not found"); everything else has one.
-    for (const status of path === "/v1/markets" ? ["400", "500"] : ["404", "500"]) {
+    // The list and the batches have no 404 (they are never "not found"); everything else has one.
+    for (const status of NO_404.includes(path) ? ["400", "500"] : ["404", "500"]) {
       expect(op.responses[status]?.content["application/json"].schema, `${path} ${status}`).toEqual({ $ref: "#/components/schemas/ErrorBody" });
     }
     for (const name of path.match(/\{(\w+)\}/g) ?? []) {
@@ -69,7 +75,7 @@ test("GET /v1/openapi.json – describes exactly the ten endpoints, each with bo
       expect(param?.required, `${path} ${name}`).toBe(true);
     }
   }
-  for (const path of ENDPOINTS.filter((p) => /orderbook|prices-history|markets.*candles/.test(p))) {
+  for (const path of PATHS.filter((p) => /\/\{(id|slug)\}\/(orderbook|prices-history|candles)$/.test(p))) {
     const outcomeId = doc.paths[path].get.parameters.find((p: any) => p.name === "outcomeId");
     expect(outcomeId, path).toMatchObject({ in: "query", required: true });
     expect(doc.paths[path].get.responses["400"], path).toBeTruthy();
@@ -116,7 +122,7 @@ test("GET /v1/openapi.json – candle interval, startTs and endTs agree with the
     expect(params.interval, path).toMatchObject({ in: "query", required: true, schema: { enum: [...CANDLE_INTERVALS] } });
     expect(params.startTs.schema, path).toMatchObject({ type: "integer", minimum: 0 });
     expect(params.endTs.schema, path).toMatchObject({ type: "integer", minimum: 0 });
-    expect(doc.paths[path].get.description, path).toContain("should not exist");
+    expect(doc.paths[path].get.description, path).toMatch(/[Uu]nknown query parameters are rejected with 400/);
   }
   expect(doc.paths["/v1/candles"].get.parameters.find((p: any) => p.name === "outcomeIds")).toMatchObject({ in: "query", required: true });
   const accepts = (q: Record<string, string>) => candlesQuery.safeParse({ outcomeId: "x", ...q }).success;
@@ -134,7 +140,7 @@ test.describe("real responses conform to the document", () => {
     ["primary", "application/json"],
     ["camelCase", CAMEL],
   ] as const) {
-    test(`all ten endpoints – 200 bodies (${label}) match the document's response schemas`, async ({ request }) => {
+    test(`every endpoint – 200 bodies (${label}) match the document's response schemas`, async ({ request }) => {
       for (const m of markets) {
         for (const e of endpointsOf(m)) {
           const res = await request.get(e.url, { headers: { Accept: accept } });
@@ -143,13 +149,16 @@ test.describe("real responses conform to the document", () => {
           const body = await res.json();
           if (e.kind === "list") expect(body.markets, e.url).toHaveLength(1);
           if (e.kind === "history") expect(body.history.length, e.url).toBeGreaterThan(0);
+          if (e.kind === "trades") expect(body.trades.length, e.url).toBeGreaterThan(0);
+          if (e.kind === "books" || e.kind === "histories" || e.kind === "candle-sets") expect(body.items, e.url).toHaveLength(2);
+          if (e.kind === "candles") expect(body.candles.length, e.url).toBeGreaterThan(0);
           expectConforms(e.template, "200", accept, body);
         }
       }
     });
   }
 
-  test("error bodies of the ten endpoints match ErrorBody in both shapes", async ({ request }) => {
+  test("error bodies of every endpoint match ErrorBody in both shapes", async ({ request }) => {
     const [m] = markets;
     const cases: [string, string, string][] = [
       ["/v1/markets", "400", "/v1/markets?limit=101&nope=1"],
@@ -159,6 +168,10 @@ test.describe("real responses conform to the document", () => {
       ["/v1/markets/slug/{slug}/orderbook", "404", `/v1/markets/slug/${m.slug}/orderbook?outcomeId=nope`],
       ["/v1/markets/{id}/prices-history", "400", `/v1/markets/${m.id}/prices-history?outcomeId=${m.outcomes[0]}&fidelity=0`],
       ["/v1/markets/slug/{slug}/prices-history", "404", `/v1/markets/slug/no-such-market-anywhere/prices-history?outcomeId=${m.outcomes[0]}`],
+      ["/v1/markets/{id}/trades", "400", `/v1/markets/${m.id}/trades?before=nope`],
+      ["/v1/markets/slug/{slug}/trades", "404", "/v1/markets/slug/no-such-market-anywhere/trades"],
+      ["/v1/orderbooks", "400", "/v1/orderbooks?outcomeIds=nope"],
+      ["/v1/prices-history", "400", `/v1/prices-history?outcomeIds=${m.outcomes[0]}&fidelity=0`],
       ["/v1/markets/{id}/candles", "400", `/v1/markets/${m.id}/candles?outcomeId=${m.outcomes[0]}&interval=2h`],
       ["/v1/markets/slug/{slug}/candles", "404", `/v1/markets/slug/${m.slug}/candles?outcomeId=nope&interval=1h`],
       ["/v1/candles", "400", "/v1/candles?interval=1h"],

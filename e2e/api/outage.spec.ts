@@ -2,12 +2,12 @@
 // an outage answers fast 503s, never 500s or hangs, and heals by itself; a locked table is bounded.
 import postgres from "postgres";
 import { io, type Socket } from "socket.io-client";
+import { sleep } from "@/lib/dev/tools";
 import { expect, test } from "../fixtures";
 import { startOwnCluster, type OwnCluster } from "../support/cluster";
 import { startInstance, type Instance } from "../support/instance";
 import { startLoad } from "../support/load";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** "Within about a second", with room for a machine busy running the rest of the suite (before: ~10 s hangs). */
 const FAST_MS = 2000;
 /** No request outlives the request deadline (DB_REQUEST_TIMEOUT_MS, 3.5 s by default), plus the machine's slack. */

@@ -75,3 +75,26 @@ test("clients are counted apart; a forged left-most X-Forwarded-For hop does not
   expect(direct.status).toBe(200);
   expect(remaining(direct.headers)).toBe(4);
 });
+
+test("a batch costs one request per distinct id (GET /v1/orderbooks, /v1/prices-history), at most a whole bucket", async () => {
+  const ids = (n: number) => Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`);
+  const client = "198.51.100.77";
+  // Three distinct ids (one repeated, one in capitals): three tokens of five.
+  const three = await get(`/v1/orderbooks?outcomeIds=${[...ids(3), ids(1)[0].toUpperCase()].join(",")}`, client);
+  expect(three.status).toBe(200);
+  expect(remaining(three.headers)).toBe(2);
+  // Four more do not fit into the two left: refused whole, nothing taken.
+  const four = await get(`/v1/prices-history?outcomeIds=${ids(4).join(",")}`, client);
+  expect(four.status).toBe(429);
+  expect(Number(four.headers["retry-after"])).toBeGreaterThanOrEqual(10);
+  // A single request still fits.
+  const one = await get("/v1/markets?limit=1", client);
+  expect(one.status).toBe(200);
+  expect(remaining(one.headers)).toBe(1);
+  // Fifty ids cost the whole bucket of five, not more (a batch larger than the bucket would never pass).
+  const other = "198.51.100.78";
+  const fifty = await get(`/v1/orderbooks?outcomeIds=${ids(50).join(",")}`, other);
+  expect(fifty.status).toBe(200);
+  expect(remaining(fifty.headers)).toBe(0);
+  expect((await get("/v1/markets?limit=1", other)).status).toBe(429);
+});

@@ -1,12 +1,13 @@
 // server.ts on its own: with DATABASE_URL unset it starts the embedded PostgreSQL in its data
 // directory, migrates, serves the API, and stops the database cleanly on SIGTERM; on DATABASE_URL its
-// SIGTERM runs its own shutdown to exit 0.
+// SIGTERM runs its own shutdown to exit 0. A start that fails says why in one line and exits 1.
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { expect, test, testRun } from "../fixtures";
-import { startInstance } from "../support/instance";
+import { runToExit, startInstance } from "../support/instance";
 
 test("server.ts starts the embedded database, migrates, serves, and stops cleanly on SIGTERM", async ({ request }) => {
   test.skip(process.env.TEST_DEV === "1", "Next refuses a second dev server in one directory; runs against the production build");
@@ -58,4 +59,34 @@ test("server.ts on DATABASE_URL shuts down through its own drain on SIGTERM: exi
   } finally {
     await app.stop();
   }
+});
+
+test("server.ts with its port in use – one line naming the port, the embedded PostgreSQL stopped, exit 1", async () => {
+  test.skip(process.env.TEST_DEV === "1", "Next refuses a second dev server in one directory; runs against the production build");
+  test.setTimeout(180_000);
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+  const port = (taken.address() as net.AddressInfo).port;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "markets-port-"));
+  fs.chmodSync(dir, 0o755); // as root, PostgreSQL runs as its own OS user, which must reach the data directory
+  const pgDir = path.join(dir, "pg");
+  try {
+    const run = await runToExit({ PORT: String(port), EMBEDDED_PG_DIR: pgDir, DATABASE_URL: undefined, LOG_REQUESTS: "0" }, { timeoutMs: 150_000 });
+    expect(run.code, run.output).toBe(1);
+    expect(run.output).toContain(`markets: cannot listen on 127.0.0.1:${port}: address in use (set PORT)`);
+    expect(run.output).not.toContain("uncaughtException");
+    expect(run.output, "it got as far as the database").toContain("Embedded PostgreSQL listening");
+    expect(fs.existsSync(path.join(pgDir, "postmaster.pid")), "postgres stopped and removed its pid file").toBe(false);
+  } finally {
+    taken.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("server.ts with a bad configuration value – exits 1 at once, naming the variable and the value", async () => {
+  const run = await runToExit({ DATABASE_URL: testRun().databaseUrl, DB_POOL_SIZE: "abc" }, { timeoutMs: 30_000 });
+  expect(run.code, run.output).toBe(1);
+  expect(run.output).toContain('markets: bad configuration: DB_POOL_SIZE="abc" is not valid: expected integer 1–1000');
+  expect(run.output).not.toContain("ready on");
+  expect(run.ms).toBeLessThan(20_000);
 });

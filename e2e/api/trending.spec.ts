@@ -2,6 +2,7 @@
 // age out between sweeps, trade writes keep the stored value, and a sweep never races a writer.
 // Markets here are CANCELLED in a sub-category of their own, so no other list sees them.
 import postgres from "postgres";
+import { sleep } from "@/lib/dev/tools";
 import { marketListResponseSchema } from "@/lib/markets/schemas";
 import { expect, test, testRun } from "../fixtures";
 import { addTrades, makeMarket, uniqueSlug, type TestMarket } from "../support/markets";
@@ -9,7 +10,6 @@ import { addTrades, makeMarket, uniqueSlug, type TestMarket } from "../support/m
 const HOUR = 3600e3;
 const DAY = 24 * HOUR;
 const ago = (ms: number) => new Date(Date.now() - ms);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function trendingIds(request: import("@playwright/test").APIRequestContext, sub: string, order: "ASC" | "DESC", extra = "") {
   const res = await request.get(`/v1/markets?status=CANCELLED&subCategory=${encodeURIComponent(sub)}&sortBy=TRENDING&sortOrder=${order}${extra}`);

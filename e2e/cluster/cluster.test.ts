@@ -7,9 +7,11 @@ import postgres from "postgres";
 import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Signal } from "@/lib/realtime/channels";
-import { join, sleep, waitFor } from "../realtime-helpers";
+import { sleep } from "@/lib/dev/tools";
+import { join, waitFor } from "../realtime-helpers";
 import { addOrder, addTrades, makeMarket, type TestMarket } from "../support/markets";
-import { freePort, startCluster, type Cluster } from "../../scripts/cluster/topology";
+import { freePort } from "@/lib/dev/tools";
+import { startCluster, type Cluster } from "../../scripts/cluster/topology";
 
 const dir = path.join(process.cwd(), ".data", `cluster-test-${process.pid}`);
 let cluster: Cluster;
@@ -114,6 +116,29 @@ describe("cluster – through HAProxy", () => {
       expect(socket.connected).toBe(true);
     } finally {
       socket.close();
+    }
+  });
+
+  it("a client that keeps no cookies, with socket.io-client's default transports, connects through HAProxy and gets signals", async () => {
+    // Long-polling first, then the upgrade: every request names its session (?sid=app1.…), which routes it.
+    // Several clients, so that round robin would have split some session's requests across the instances.
+    const m = await makeMarket(primary, { prefix: "cl", status: "ACTIVE" });
+    const clients = Array.from({ length: 6 }, () => io(cluster.baseURL, { path: "/socket.io", forceNew: true, reconnection: false, withCredentials: false }));
+    try {
+      const errors: string[] = [];
+      for (const c of clients) c.on("connect_error", (e) => errors.push(e.message));
+      await waitFor(() => clients.every((c) => c.connected) || errors.length > 0, 15_000, "six cookie-less connections");
+      expect(errors).toEqual([]);
+      const sessions = clients.map((c) => c.io.engine.id);
+      expect(new Set(sessions.map((id) => id.split(".")[0]))).toEqual(new Set(["app1", "app2"]));
+      for (const c of clients) expect(await join(c, `market:${m.slug}:orderbook`)).toEqual({ ok: true });
+      const got = clients.map((c) => signals(c));
+      await addOrder(primary, m, { price: "0.330" });
+      await waitFor(() => got.every((g) => g.length > 0), 10_000, "a signal on every cookie-less client");
+      await waitFor(() => clients.every((c) => c.io.engine.transport.name === "websocket"), 10_000, "the upgrade to WebSocket");
+      expect(clients.map((c) => c.io.engine.id)).toEqual(sessions); // the same session, upgraded on its own instance
+    } finally {
+      for (const c of clients) c.close();
     }
   });
 

@@ -1,9 +1,9 @@
-// What several API specs share: the ten endpoints of one inserted market, and the camelCase media type (the app's own constant).
+// What several API specs share: the endpoints of one inserted market, and the camelCase media type (the app's own constant).
 import type { FullMarket } from "./markets";
 
 export { CAMEL_MEDIA_TYPE as CAMEL } from "@/lib/markets/schemas";
 
-export type EndpointKind = "list" | "market" | "book" | "history" | "candles" | "candles-batch";
+export type EndpointKind = "list" | "market" | "book" | "history" | "trades" | "books" | "histories" | "candles" | "candle-sets";
 
 export interface Endpoint {
   /** The OpenAPI path template. */
@@ -12,7 +12,7 @@ export interface Endpoint {
   url: string;
 }
 
-/** The ten endpoints of docs/api.md "Endpoints", addressed at one market (the list filtered to it alone, the batch given its outcomes). */
+/** The endpoints of docs/api.md "Endpoints", addressed at one market (the list filtered to it alone; the batches at its outcomes). */
 export function endpointsOf(m: FullMarket): Endpoint[] {
   const outcome = m.outcomes[0];
   return [
@@ -27,8 +27,12 @@ export function endpointsOf(m: FullMarket): Endpoint[] {
       kind: "history",
       url: `/v1/markets/slug/${m.slug}/prices-history?outcomeId=${outcome}&fidelity=5`,
     },
+    { template: "/v1/markets/{id}/trades", kind: "trades", url: `/v1/markets/${m.id}/trades?limit=2` },
+    { template: "/v1/markets/slug/{slug}/trades", kind: "trades", url: `/v1/markets/slug/${m.slug}/trades?outcomeId=${outcome}` },
+    { template: "/v1/orderbooks", kind: "books", url: `/v1/orderbooks?outcomeIds=${m.outcomes.join(",")}` },
+    { template: "/v1/prices-history", kind: "histories", url: `/v1/prices-history?outcomeIds=${m.outcomes.join(",")}&fidelity=5` },
     { template: "/v1/markets/{id}/candles", kind: "candles", url: `/v1/markets/${m.id}/candles?outcomeId=${outcome}&interval=1h` },
     { template: "/v1/markets/slug/{slug}/candles", kind: "candles", url: `/v1/markets/slug/${m.slug}/candles?outcomeId=${outcome}&interval=1h` },
-    { template: "/v1/candles", kind: "candles-batch", url: `/v1/candles?outcomeIds=${m.outcomes.join(",")}&interval=1h` },
+    { template: "/v1/candles", kind: "candle-sets", url: `/v1/candles?outcomeIds=${m.outcomes.join(",")}&interval=1h` },
   ];
 }

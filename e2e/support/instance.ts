@@ -2,7 +2,7 @@
 // own. One node process, no npx or tsx wrapper: SIGTERM and /proc/<pid> reach server.ts itself.
 import { spawn, type ChildProcess } from "node:child_process";
 import postgres from "postgres";
-import { freePort } from "@/lib/db/embedded";
+import { freePort } from "@/lib/dev/tools";
 import { testRun } from "../fixtures";
 
 export interface Instance {
@@ -13,6 +13,29 @@ export interface Instance {
   output: () => string;
   /** SIGTERM, SIGKILL after 15 s (server.ts forces its own exit after 10 s); never leaves the port held. */
   stop: () => Promise<void>;
+}
+
+/** server.ts as a child process: the test process's environment, then the test defaults, then `env` (undefined removes). */
+function spawnServer(env: Record<string, string | undefined>, { args = [] as string[], cwd = process.cwd(), nodeArgs = [] as string[] } = {}): ChildProcess {
+  const merged: NodeJS.ProcessEnv = { ...process.env, HOST: "127.0.0.1", SKIP_SEED: "1", NEXT_TELEMETRY_DISABLED: "1", RATE_LIMIT: "off", ...env };
+  for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
+  return spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server.ts", ...args], { cwd, env: merged, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/**
+ * Runs server.ts expecting it to exit by itself (a start that must fail): its exit code, its output and
+ * how long it ran. SIGKILL after `timeoutMs`, reported as code null.
+ */
+export async function runToExit(env: Record<string, string | undefined>, { timeoutMs = 60_000 } = {}) {
+  const started = Date.now();
+  const child = spawnServer(env);
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const killer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+  clearTimeout(killer);
+  return { code, output, ms: Date.now() - started };
 }
 
 /**
@@ -32,17 +55,7 @@ export async function startInstance(
   } = {},
 ): Promise<Instance> {
   const port = await freePort();
-  const merged: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    SKIP_SEED: "1",
-    NEXT_TELEMETRY_DISABLED: "1",
-    RATE_LIMIT: "off",
-    ...env,
-  };
-  for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server.ts", ...args], { cwd, env: merged, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnServer({ PORT: String(port), ...env }, { args, cwd, nodeArgs });
   let stdout = "";
   let output = "";
   child.stdout!.on("data", (d) => ((stdout += d), (output += d)));

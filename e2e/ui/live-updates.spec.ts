@@ -56,15 +56,32 @@ test("market page – after the socket drops it shows reconnecting, then re-join
   open.clear();
   await expect(status).toHaveText(/Reconnecting/);
 
+  // From here the page notes, in order, when it is Live again and when the missed bid first shows.
+  await page.evaluate(() => {
+    const w = window as unknown as { __seen: string[] };
+    w.__seen = [];
+    const note = (what: string, now: boolean) => now && !w.__seen.includes(what) && w.__seen.push(what);
+    setInterval(() => {
+      note(
+        "live",
+        [...document.querySelectorAll('[role="status"]')].some((e) => /\bLive\b/.test(e.textContent ?? "")),
+      );
+      note(
+        "bid",
+        [...document.querySelectorAll("tr")].some((e) => /31\.0¢/.test(e.textContent ?? "")),
+      );
+    }, 10);
+  });
   // Written while the page is disconnected: its signal is lost, the resync must catch it.
   await addOrder(sql, m, { side: "BUY", price: "0.310", shares: "21.00" });
   const book = page.getByRole("table", { name: /Order book for Yes/ });
-  await page.waitForTimeout(500);
   await expect(book.getByText(/No bids/)).toBeVisible();
 
   blocked = false;
   await expect(status).toHaveText(/Live/, { timeout: 30_000 }); // handshake timeout (10 s) + back-off
   await expect(book.getByRole("row", { name: /31\.0¢\s*21\b/ })).toBeVisible();
+  // The sentinel is the page being Live again: the bid showed only after it (the resync), never before.
+  expect(await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen)).toEqual(["live", "bid"]);
   // And it is joined again: a new write arrives live.
   await addOrder(sql, m, { side: "SELL", price: "0.560", shares: "4.00" });
   await expect(book.getByRole("row", { name: /56\.0¢\s*4\b/ })).toBeVisible();

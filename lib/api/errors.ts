@@ -1,5 +1,6 @@
-// The NestJS-style error body of decisions.md, and the one exception type handlers throw.
-import { MarketNotFound, OutcomeMismatch, OutcomeNotFound } from "@/lib/markets/errors";
+// The NestJS-style error body (docs/api.md, "Error body"), and the one exception type handlers throw.
+import { InvalidCursor, MarketNotFound, OutcomeMismatch, OutcomeNotFound } from "@/lib/markets/errors";
+import { isErrorOf } from "@/lib/process-state";
 import type { ErrorBody } from "@/lib/markets/schemas";
 
 const REASONS: Record<number, string> = {
@@ -12,28 +13,27 @@ const REASONS: Record<number, string> = {
 };
 
 export class ApiError extends Error {
+  static readonly errorName = "ApiError";
   constructor(
     readonly status: number,
     readonly detail: string | string[],
   ) {
     super(Array.isArray(detail) ? detail.join("; ") : detail);
+    this.name = ApiError.errorName;
   }
 }
 
 export const notFound = (message: string) => new ApiError(404, message);
-/** Query validation failures carry message as an array (decisions.md). */
+/** Query validation failures carry message as an array (docs/api.md, "Error body"). */
 export const badQuery = (...messages: string[]) => new ApiError(400, messages);
 
 /** The HTTP answer to an error: ApiError as it is, domain errors by the spec's rules, anything else none. */
 export function apiErrorOf(err: unknown): ApiError | null {
-  if (err instanceof ApiError) return err;
-  // By name as well as by class: a cached load may have been begun by another bundle's copy of the class.
-  const name = (err as Error | null)?.name;
-  if (err instanceof MarketNotFound || err instanceof OutcomeNotFound || name === "MarketNotFound" || name === "OutcomeNotFound") {
-    return notFound((err as Error).message);
-  }
+  // isErrorOf, not instanceof: a cached load may have been begun by another bundle's copy of the class.
+  if (isErrorOf(err, ApiError)) return err;
+  if (isErrorOf(err, MarketNotFound) || isErrorOf(err, OutcomeNotFound)) return notFound(err.message);
   // The spec words this one as a query validation failure: message is an array.
-  if (err instanceof OutcomeMismatch || name === "OutcomeMismatch") return badQuery((err as Error).message);
+  if (isErrorOf(err, OutcomeMismatch) || isErrorOf(err, InvalidCursor)) return badQuery(err.message);
   return null;
 }
 

@@ -5,7 +5,6 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponse
 import { CACHE_POLICIES, type CachePolicy } from "./route";
 import {
   CANDLE_LIMIT,
-  CANDLES_BATCH_MAX,
   camelCandlesBatchSchema,
   camelCandlesSchema,
   candlesBatchQuery,
@@ -15,18 +14,29 @@ import {
   CAMEL_MEDIA_TYPE,
   HISTORY_DEFAULT_WINDOW_S,
   HISTORY_TRADE_CAP,
+  BATCH_MAX_IDS,
+  TRADES_MAX_LIMIT,
   camelMarketDetailSchema,
   camelMarketListResponseSchema,
   camelOrderBookSchema,
+  camelOrderBooksResponseSchema,
   camelPriceHistorySchema,
+  camelPricesHistoryBatchResponseSchema,
+  camelTradeTapeSchema,
   errorBodySchema,
   marketDetailSchema,
   marketListQueryObject,
   marketListResponseSchema,
   orderBookQuery,
   orderBookSchema,
+  orderBooksQuery,
+  orderBooksResponseSchema,
   priceHistoryQuery,
   priceHistorySchema,
+  pricesHistoryBatchQuery,
+  pricesHistoryBatchResponseSchema,
+  tradeTapeSchema,
+  tradesQuery,
   uuid,
 } from "@/lib/markets/schemas";
 
@@ -141,24 +151,6 @@ function candlesOperation(by: "id" | "slug"): ZodOpenApiOperationObject {
   };
 }
 
-const candlesBatchOperation: ZodOpenApiOperationObject = {
-  operationId: "getCandlesBatch",
-  tags: ["Candles"],
-  summary: `Candles of up to ${CANDLES_BATCH_MAX} outcomes`,
-  description:
-    `The candles of each outcome in outcomeIds (of any markets), each item as GET /v1/markets/{id}/candles answers it for ` +
-    `that outcome. An unknown or malformed id is reported in its own item ({outcome_id, candles: null, error}); repeated ids ` +
-    `are answered once. More than ${CANDLES_BATCH_MAX} ids, or none, is a 400. Window rules as for one outcome. ` +
-    "Unknown query parameters are rejected with 400 (`property <name> should not exist`).",
-  requestParams: { query: candlesBatchQuery, header: conditionalHeader },
-  responses: {
-    ...ok("One item per distinct id, in request order.", "history", candlesBatchSchema, camelCandlesBatchSchema),
-    "400": error(`outcomeIds missing or with more than ${CANDLES_BATCH_MAX} ids, interval/startTs/endTs invalid, or an unknown parameter.`),
-    "404": error("Never for an id (ids are answered per item); only for a path that does not exist."),
-    "500": internal,
-  },
-};
-
 function marketOperation(by: "id" | "slug"): ZodOpenApiOperationObject {
   return {
     operationId: by === "id" ? "getMarket" : "getMarketBySlug",
@@ -174,6 +166,56 @@ function marketOperation(by: "id" | "slug"): ZodOpenApiOperationObject {
   };
 }
 
+// ---------------------------------------------------------------- trade tape and batches (issue #21)
+
+function tradesOperation(by: "id" | "slug"): ZodOpenApiOperationObject {
+  return {
+    operationId: by === "id" ? "listTrades" : "listTradesBySlug",
+    tags: ["Trades"],
+    summary: `Trade tape of a market, market by ${by}`,
+    description:
+      "The market's trades (or one outcome's), newest first by executed_at then id, paged by an opaque keyset cursor: " +
+      "each page costs the same at any depth, and walking back with next_cursor sees every trade once, however many " +
+      "arrive meanwhile. For what came since a page, pass its newest_cursor as `after`. " +
+      `\`limit\` 1..${TRADES_MAX_LIMIT}. Unknown query parameters are rejected with 400 (\`property <name> should not exist\`).`,
+    requestParams: { path: by === "id" ? idPath : slugPath, query: tradesQuery, header: conditionalHeader },
+    responses: {
+      ...ok("One page of the tape.", "trades", tradeTapeSchema, camelTradeTapeSchema),
+      "400": error("An unknown parameter, limit out of range, a malformed cursor, before with after, or an outcome of another market."),
+      "404": error(`Market not found: <${by}>, or Outcome not found.`),
+      "500": internal,
+    },
+  };
+}
+
+function batchOperation(
+  operationId: string,
+  tag: string,
+  single: string,
+  query: typeof orderBooksQuery | typeof pricesHistoryBatchQuery | typeof candlesBatchQuery,
+  policy: CachePolicy,
+  primary: z.ZodType,
+  camel: z.ZodType,
+): ZodOpenApiOperationObject {
+  return {
+    operationId,
+    tags: [tag],
+    summary: `${single} of up to ${BATCH_MAX_IDS} outcomes`,
+    description:
+      `One item per distinct id of \`outcomeIds\`, in the order of first appearance, each holding exactly what the single ` +
+      `endpoint answers for that outcome, or null with the error it would have answered (an unknown id: 404 Outcome not found) ` +
+      `without failing the others. The rate limit charges one request per distinct id. Unknown query parameters are rejected with 400.`,
+    requestParams: { query, header: conditionalHeader },
+    responses: {
+      ...ok("One item per distinct outcome id.", policy, primary, camel),
+      "400": error(
+        `outcomeIds missing, repeated, with a malformed id or more than ${BATCH_MAX_IDS} distinct ids; another parameter out of its rule; an unknown parameter.`,
+      ),
+      "500": internal,
+    },
+  };
+}
+
 function buildDocument() {
   return createDocument({
     openapi: "3.1.0",
@@ -181,7 +223,7 @@ function buildDocument() {
       title: "Prediction markets – public read API",
       version: "1.0.0",
       description: [
-        "Public, read-only market data: markets, outcomes, order books and price history. No authentication.",
+        "Public, read-only market data: markets, outcomes, order books, price history and trades. No authentication.",
         "",
         `**Two shapes.** The primary shape uses snake_case keys. Send \`Accept: ${CAMEL_MEDIA_TYPE}\` for the camelCase`,
         "variant: camelCase keys, quantities (spread, totalVolume, totalLiquidity, platformFee, topTraders[].volume) as",
@@ -191,7 +233,7 @@ function buildDocument() {
         '**Caching.** Every 200 carries a weak ETag (`W/"…"`), one per variant and the same for its gzip and identity encodings;',
         "send it back in If-None-Match to get a 304. Cache-Control allows",
         `shared caches to keep lists and markets briefly (\`${CACHE_POLICIES.list}\`), books and history for less`,
-        `(\`${CACHE_POLICIES.book}\`, \`${CACHE_POLICIES.history}\`). Errors are \`${CACHE_POLICIES.error}\`.`,
+        `(\`${CACHE_POLICIES.book}\`, \`${CACHE_POLICIES.history}\`), the trade tape \`${CACHE_POLICIES.trades}\`. Errors are \`${CACHE_POLICIES.error}\`.`,
         "Every response varies by Accept.",
         "",
         "**CORS.** Any origin may GET /v1 (Access-Control-Allow-Origin: *); ETag is exposed to scripts.",
@@ -204,6 +246,7 @@ function buildDocument() {
       { name: "Markets", description: "The market list and single markets." },
       { name: "Order book", description: "The book of one outcome." },
       { name: "Price history", description: "Bucketed last-trade prices of one outcome." },
+      { name: "Trades", description: "The trade tape of a market or one outcome." },
       { name: "Candles", description: "OHLCV candles of one outcome, or of up to 50 at once." },
     ],
     paths: {
@@ -229,9 +272,27 @@ function buildDocument() {
       "/v1/markets/slug/{slug}/orderbook": { get: outcomeOperation("book", "slug") },
       "/v1/markets/{id}/prices-history": { get: outcomeOperation("history", "id") },
       "/v1/markets/slug/{slug}/prices-history": { get: outcomeOperation("history", "slug") },
+      "/v1/markets/{id}/trades": { get: tradesOperation("id") },
+      "/v1/markets/slug/{slug}/trades": { get: tradesOperation("slug") },
+      "/v1/orderbooks": {
+        get: batchOperation("getOrderBooks", "Order book", "Order books", orderBooksQuery, "book", orderBooksResponseSchema, camelOrderBooksResponseSchema),
+      },
+      "/v1/prices-history": {
+        get: batchOperation(
+          "getPriceHistories",
+          "Price history",
+          "Price histories",
+          pricesHistoryBatchQuery,
+          "history",
+          pricesHistoryBatchResponseSchema,
+          camelPricesHistoryBatchResponseSchema,
+        ),
+      },
       "/v1/markets/{id}/candles": { get: candlesOperation("id") },
       "/v1/markets/slug/{slug}/candles": { get: candlesOperation("slug") },
-      "/v1/candles": { get: candlesBatchOperation },
+      "/v1/candles": {
+        get: batchOperation("getCandlesBatch", "Candles", "Candles", candlesBatchQuery, "history", candlesBatchSchema, camelCandlesBatchSchema),
+      },
     },
   });
 }

@@ -7,8 +7,10 @@ import { withCacheStatus, type RequestCacheStatus } from "@/lib/cache/request-st
 import { requestDeadlineMs } from "@/lib/db/bounds";
 import { withTimeout } from "@/lib/db/breaker";
 import { DatabaseUnavailableError, isDatabaseUnavailable } from "@/lib/db/errors";
+import { isErrorOf } from "@/lib/process-state";
 import { CAMEL_MEDIA_TYPE } from "@/lib/markets/schemas";
-import { apiErrorOf, errorBody } from "./errors";
+import { apiErrorOf } from "./errors";
+import { API_HEADERS, apiErrorAnswer, ERROR_CACHE_CONTROL, PREFLIGHT_HEADERS } from "./headers";
 
 type Ctx<P> = { params: Promise<P> };
 type Handler<P, T> = (req: Request, ctx: Ctx<P>) => Promise<T>;
@@ -24,25 +26,12 @@ export const CACHE_POLICIES = {
   market: "public, max-age=10, stale-while-revalidate=30, stale-if-error=300",
   book: "public, max-age=1, stale-while-revalidate=2, stale-if-error=300",
   history: "public, max-age=5, stale-while-revalidate=10, stale-if-error=300",
+  // The trade tape moves with every trade, like the book.
+  trades: "public, max-age=1, stale-while-revalidate=2, stale-if-error=300",
   document: "public, max-age=300, stale-while-revalidate=3600",
-  error: "no-store",
+  error: ERROR_CACHE_CONTROL,
 } as const;
 export type CachePolicy = keyof typeof CACHE_POLICIES;
-
-/** Public data: any origin may read /v1 with GET or HEAD (no credentials, so "*" is safe). */
-const CORS_HEADERS = {
-  "Access-Control-Allow-Origin": "*",
-  // ETag is not a CORS-safelisted response header: without this, browsers hide it from scripts.
-  "Access-Control-Expose-Headers": "ETag",
-};
-
-/**
- * Every response differs by Accept (the camelCase variant); CORS does not vary by Origin ("*").
- * CORS is open for the public /v1 only: internal routes that share this wrapper (/api/…) stay closed.
- */
-function commonHeaders(req: Request): Record<string, string> {
-  return new URL(req.url).pathname.startsWith("/v1/") ? { Vary: "Accept", ...CORS_HEADERS } : { Vary: "Accept" };
-}
 
 const JSON_TYPE = "application/json";
 
@@ -123,18 +112,16 @@ export function json(req: Request, data: unknown, options: RouteOptions<any>, ca
   const mediaType = camel ? CAMEL_MEDIA_TYPE : JSON_TYPE;
   const { body, etag } = represent(data, mediaType, camel ? options.camel : undefined);
   const policy = CACHE_POLICIES[options.cache];
-  const headers = new Headers({ ...commonHeaders(req), "Cache-Control": policy, ETag: etag, ...cacheHeaders(cache, policy) });
+  const headers = new Headers({ ...API_HEADERS, "Cache-Control": policy, ETag: etag, ...cacheHeaders(cache, policy) });
   if (ifNoneMatchHits(req.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   headers.set("Content-Type", mediaType);
   return new Response(body, { status: 200, headers });
 }
 
-/** The NestJS-style error body, in application/json whatever the Accept (error bodies have one shape). */
+/** The NestJS-style error body with the /v1 headers (lib/api/headers.ts), as the request guard sends it too. */
 export function errorResponse(req: Request, status: number, message: string | string[], extra: Record<string, string> = {}): Response {
-  return Response.json(errorBody(status, message), {
-    status,
-    headers: { ...commonHeaders(req), "Cache-Control": CACHE_POLICIES.error, ...extra },
-  });
+  const answer = apiErrorAnswer(status, message, extra);
+  return new Response(answer.body, { status, headers: answer.headers });
 }
 
 /** The database is away or overloaded: a 503 the client may retry after a second or two (lib/db/breaker.ts). */
@@ -155,7 +142,7 @@ export function route<P = Record<string, string>, T = unknown>(options: RouteOpt
       if (isDatabaseUnavailable(err)) {
         return unavailableResponse(
           req,
-          err instanceof DatabaseUnavailableError ? err : new DatabaseUnavailableError("database unavailable", 1, { cause: err }),
+          isErrorOf(err, DatabaseUnavailableError) ? err : new DatabaseUnavailableError("database unavailable", 1, { cause: err }),
         );
       }
       // Never leak SQL, stack traces or connection strings to the client.
@@ -167,17 +154,5 @@ export function route<P = Record<string, string>, T = unknown>(options: RouteOpt
 
 /** The CORS preflight answer of every /v1 route (export const OPTIONS = preflight). */
 export async function preflight(): Promise<Response> {
-  return new Response(null, {
-    status: 204,
-    headers: {
-      Vary: "Accept",
-      ...CORS_HEADERS,
-      Allow: "GET, HEAD, OPTIONS",
-      "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
-      // Any request header (If-None-Match, Accept, Cache-Control …): the data is public and uncredentialed.
-      "Access-Control-Allow-Headers": "*",
-      "Access-Control-Max-Age": "86400",
-      "Cache-Control": "public, max-age=86400",
-    },
-  });
+  return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
 }

@@ -1,6 +1,8 @@
 // Which cache answered the reads of the current request, so the HTTP layer can say so (X-Cache, Age)
-// without the handlers passing it along. One store per process: Next bundles routes apart.
+// without the handlers passing it along. One store per process (lib/process-state.ts): Next bundles routes apart.
+import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
+import { shared } from "@/lib/process-state";
 import type { CacheResult, CacheStatus } from "./response-cache";
 
 export interface RequestCacheStatus {
@@ -10,8 +12,7 @@ export interface RequestCacheStatus {
 }
 
 const RANK: Record<CacheStatus, number> = { HIT: 0, MISS: 1, BYPASS: 2, STALE: 3 };
-const g = globalThis as unknown as { __cacheStatusStore?: AsyncLocalStorage<RequestCacheStatus> };
-const store = (g.__cacheStatusStore ??= new AsyncLocalStorage<RequestCacheStatus>());
+const store = shared("cacheStatus", () => new AsyncLocalStorage<RequestCacheStatus>());
 
 export function withCacheStatus<T>(fn: () => Promise<T>): { status: RequestCacheStatus; result: Promise<T> } {
   const status: RequestCacheStatus = { ageS: 0 };

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { sleep } from "@/lib/dev/tools";
 import { Breaker, withTimeout } from "./breaker";
 import { DatabaseUnavailableError } from "./errors";
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("Breaker – one probe per interval while the database is away", () => {
   it("refuses at once when open, probes every interval, closes on the first good probe", async () => {

@@ -1,6 +1,9 @@
 // A circuit breaker in front of the database: after a failed connection every request answers 503 at
 // once, and one probe per interval (not one connect per request) finds out when the database is back.
-// Kept on globalThis: server.ts and the route handlers Next bundles separately must share one state.
+// One breaker per process (lib/process-state.ts): server.ts and the route handlers Next bundles separately share its state.
+import "server-only";
+import { config } from "@/lib/config";
+import { isErrorOf, shared } from "@/lib/process-state";
 import { db } from "./client";
 import { connectTimeoutS, requestDeadlineMs } from "./bounds";
 import { DatabaseUnavailableError, isConnectionFailure, isDatabaseUnavailable } from "./errors";
@@ -93,20 +96,18 @@ export function withTimeout<T>(work: Promise<T>, ms: number, what = "database"):
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
-const g = globalThis as unknown as { __marketsBreaker?: Breaker };
-
 /** The process's breaker over db(). */
 export function breaker(): Breaker {
-  if (!g.__marketsBreaker) {
-    const retryMs = Number(process.env.DB_RETRY_MS ?? 1000);
-    g.__marketsBreaker = new Breaker({
-      retryMs,
-      // As long as a connect may take: a slow first connect after a restart must not count as "still down".
-      probe: () => withTimeout(db()`SELECT 1`.execute(), connectTimeoutS() * 1000 + 500, "probe"),
-      log: (m) => console.error(`[db] ${m}`),
-    });
-  }
-  return g.__marketsBreaker;
+  return shared(
+    "breaker",
+    () =>
+      new Breaker({
+        retryMs: config().DB_RETRY_MS,
+        // As long as a connect may take: a slow first connect after a restart must not count as "still down".
+        probe: () => withTimeout(db()`SELECT 1`.execute(), connectTimeoutS() * 1000 + 500, "probe"),
+        log: (m) => console.error(`[db] ${m}`),
+      }),
+  );
 }
 
 /**
@@ -122,6 +123,6 @@ export async function withDatabase<T>(work: () => Promise<T>): Promise<T> {
     if (isConnectionFailure(err)) b.trip(err);
     if (!isDatabaseUnavailable(err)) throw err;
     b.noteUnavailable();
-    throw err instanceof DatabaseUnavailableError ? err : new DatabaseUnavailableError("database did not answer in time", 1, { cause: err });
+    throw isErrorOf(err, DatabaseUnavailableError) ? err : new DatabaseUnavailableError("database did not answer in time", 1, { cause: err });
   }
 }

@@ -1,17 +1,17 @@
-// The one connection pool of the process. Kept on globalThis so that server.ts, scripts and the
-// route handlers Next bundles separately all share it (and dev reloads do not leak pools).
+// The one connection pool of the process, shared (lib/process-state.ts) so that server.ts, scripts and
+// the route handlers Next bundles separately all use it (and dev reloads do not leak pools).
+import "server-only";
 import postgres from "postgres";
-import { replicaUrls } from "./consistency";
-import { createReadRouter, type ReadRouter } from "./replicas";
+import { config } from "@/lib/config";
+import { dropShared, peekShared, shared } from "@/lib/process-state";
+import { createReadRouter } from "./replicas";
 import { connectTimeoutS, queryBounds } from "./bounds";
 
 export type Sql = postgres.Sql;
 
-const g = globalThis as unknown as { __marketsSql?: Sql; __marketsReads?: ReadRouter };
-
 export function connect(url: string, options: postgres.Options<{}> = {}): Sql {
   return postgres(url, {
-    max: Number(process.env.DB_POOL_SIZE ?? 10),
+    max: config().DB_POOL_SIZE,
     idle_timeout: 30,
     connect_timeout: connectTimeoutS(),
     // A short, flat reconnect delay: postgres.js's own backoff grows to 20 s during an outage and held
@@ -23,22 +23,17 @@ export function connect(url: string, options: postgres.Options<{}> = {}): Sql {
 }
 
 export function db(): Sql {
-  if (!g.__marketsSql) {
-    const url = process.env.DATABASE_URL;
+  return shared("sql", () => {
+    const url = config().DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set: start through server.ts or a script that resolves the database");
     // Requests must not hang on a locked table or a runaway query (issue 11; long jobs lift this).
-    g.__marketsSql = connect(url, { connection: queryBounds() });
-  }
-  return g.__marketsSql;
+    return connect(url, { connection: queryBounds() });
+  });
 }
 
 export async function closeDb() {
-  const reads = g.__marketsReads;
-  g.__marketsReads = undefined;
-  await reads?.close();
-  const sql = g.__marketsSql;
-  g.__marketsSql = undefined;
-  await sql?.end({ timeout: 5 });
+  await dropShared("reads")?.close();
+  await dropShared("sql")?.end({ timeout: 5 });
 }
 
 // ------------------------------------------------------------------ reads (read replicas)
@@ -49,13 +44,13 @@ export async function closeDb() {
  * Writes, migrations, LISTEN and anything that must see its own writes use db().
  */
 export async function readDb(): Promise<Sql> {
-  const urls = replicaUrls();
+  const urls = config().DATABASE_REPLICA_URLS;
   if (!urls.length) return db();
-  g.__marketsReads ??= createReadRouter({ primary: db(), urls, open: (url, onclose) => connect(url, { onclose, connection: queryBounds() }) });
-  return g.__marketsReads.pick();
+  const reads = shared("reads", () => createReadRouter({ primary: db(), urls, open: (url, onclose) => connect(url, { onclose, connection: queryBounds() }) }));
+  return reads.pick();
 }
 
 /** The replicas as this process sees them (for logs and tests); empty without DATABASE_REPLICA_URLS. */
 export function replicaStates() {
-  return g.__marketsReads?.state() ?? [];
+  return peekShared("reads")?.state() ?? [];
 }

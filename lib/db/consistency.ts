@@ -1,11 +1,14 @@
 // Read-after-notify consistency with read replicas: the primary's WAL position after every commit
 // this instance has announced, so that a read that follows a push signal is served by a replica that
 // has replayed at least that far (lib/db/replicas.ts), or by the primary.
-// Kept on globalThis: server.ts (which hears the NOTIFYs) and the route handlers Next bundles
-// separately must share one position.
-import type { Sql } from "./client";
+// One position per process (lib/process-state.ts): server.ts (which hears the NOTIFYs) and the route
+// handlers Next bundles separately must share it. Depends on nothing else of lib/db.
+import "server-only";
+import type postgres from "postgres";
+import { config } from "@/lib/config";
+import { shared } from "@/lib/process-state";
 
-const g = globalThis as unknown as { __marketsCommitPosition?: bigint };
+const position = () => shared("commitPosition", () => ({ lsn: 0n }));
 
 /** A pg_lsn ("16/B374D848") as a number that compares like the WAL does. */
 export function parseLsn(lsn: string): bigint {
@@ -17,24 +20,18 @@ export function parseLsn(lsn: string): bigint {
 /** Records that every read from now on must see the primary's WAL up to `lsn` (never moves back). */
 export function noteCommitPosition(lsn: string | bigint) {
   const at = typeof lsn === "bigint" ? lsn : parseLsn(lsn);
-  if (at > (g.__marketsCommitPosition ?? 0n)) g.__marketsCommitPosition = at;
+  const noted = position();
+  if (at > noted.lsn) noted.lsn = at;
 }
 
 /** The WAL position a replica must have replayed to serve a read here (0 when nothing was noted). */
 export function requiredPosition(): bigint {
-  return g.__marketsCommitPosition ?? 0n;
+  return position().lsn;
 }
 
 /** DATABASE_REPLICA_CONSISTENCY=off turns the mechanism off (to show what it prevents); on by default. */
 export function consistencyEnabled(): boolean {
-  return process.env.DATABASE_REPLICA_CONSISTENCY !== "off";
-}
-
-export function replicaUrls(): string[] {
-  return (process.env.DATABASE_REPLICA_URLS ?? "")
-    .split(",")
-    .map((u) => u.trim())
-    .filter(Boolean);
+  return config().DATABASE_REPLICA_CONSISTENCY;
 }
 
 /**
@@ -47,8 +44,8 @@ export function replicaUrls(): string[] {
  * was sent is covered by it; whatever arrives while it runs waits for the next one.
  * Without replicas (or with the mechanism off) `fn` runs at once, as before.
  */
-export function commitGate(primary: Sql, log: (m: string) => void = () => {}): (fn: () => void) => void {
-  if (!replicaUrls().length || !consistencyEnabled()) return (fn) => fn();
+export function commitGate(primary: postgres.Sql, log: (m: string) => void = () => {}): (fn: () => void) => void {
+  if (!config().DATABASE_REPLICA_URLS.length || !consistencyEnabled()) return (fn) => fn();
   let waiting: Array<() => void> = [];
   let running = false;
   const run = async () => {

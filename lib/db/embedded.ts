@@ -1,10 +1,10 @@
 // Starts (or reuses) the embedded PostgreSQL that serves as the default database when DATABASE_URL is unset.
+import "server-only";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import postgres from "postgres";
-
-export const DEFAULT_DATA_DIR = process.env.EMBEDDED_PG_DIR || path.join(process.cwd(), ".data", "pg");
+import { config, setDatabaseUrl } from "@/lib/config";
+import { freePort } from "@/lib/dev/tools";
 const USER = "postgres";
 const PASSWORD = "postgres";
 
@@ -13,18 +13,6 @@ export interface EmbeddedDatabase {
   url: string;
   /** Stops the cluster if this process started it; a no-op when it reused a running one. */
   stop: () => Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Port of a cluster already running on `dir`, read from its postmaster.pid, or null. */
@@ -55,7 +43,7 @@ export async function ensureDatabase(port: number, database: string) {
 }
 
 export async function startEmbeddedPostgres({
-  dir = DEFAULT_DATA_DIR,
+  dir = config().EMBEDDED_PG_DIR,
   database = "markets",
   log = (m: string) => console.log(m),
 }: {
@@ -98,8 +86,9 @@ export async function startEmbeddedPostgres({
  * exported as DATABASE_URL so that everything in this process uses the same database.
  */
 export async function resolveDatabase(opts?: { log?: (m: string) => void }): Promise<EmbeddedDatabase> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {} };
+  const url = config().DATABASE_URL;
+  if (url) return { url, stop: async () => {} };
   const embedded = await startEmbeddedPostgres(opts);
-  process.env.DATABASE_URL = embedded.url;
+  setDatabaseUrl(embedded.url);
   return embedded;
 }

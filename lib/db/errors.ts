@@ -1,5 +1,7 @@
 // Which database failures mean "the database is away or overloaded" (answer 503, retry soon) rather than
 // a bug (answer 500), and the domain error that carries that verdict up to the HTTP layer.
+import "server-only";
+import { isErrorOf } from "@/lib/process-state";
 
 /** Socket and driver codes of a connection that could not be made or was lost (postgres.js, node:net). */
 const CONNECTION_CODES = new Set([
@@ -26,6 +28,7 @@ const TIMEOUT_SQLSTATES = new Set(["57014", "55P03"]);
 
 /** Thrown when the database cannot answer in time: the HTTP layer maps it to 503 with Retry-After. */
 export class DatabaseUnavailableError extends Error {
+  static readonly errorName = "DatabaseUnavailableError";
   constructor(
     message: string,
     /** Seconds after which a retry may succeed (the Retry-After header). */
@@ -33,7 +36,7 @@ export class DatabaseUnavailableError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = "DatabaseUnavailableError";
+    this.name = DatabaseUnavailableError.errorName;
   }
 }
 
@@ -52,8 +55,7 @@ export function isConnectionFailure(err: unknown): boolean {
 
 /** Any failure that says "try again shortly", not "this request is wrong": connection failures and timeouts. */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  // By name too: Next bundles route handlers apart, so an error thrown in one bundle reaches the response
-  // cache (shared by all of them, see lib/markets/cache.ts) as an instance of another copy of the class.
-  if (err instanceof DatabaseUnavailableError || (err as Error | null)?.name === "DatabaseUnavailableError") return true;
+  // Thrown in any bundle: it reaches the response cache (shared by all of them) from another copy of the class.
+  if (isErrorOf(err, DatabaseUnavailableError)) return true;
   return isConnectionFailure(err) || TIMEOUT_SQLSTATES.has(codeOf(err) ?? "");
 }

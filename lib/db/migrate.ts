@@ -1,4 +1,5 @@
 // Applies lib/db/migrations/NNNN_name.sql in order, each in its own transaction, recorded in schema_migrations.
+import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import { liftBounds } from "./bounds";

@@ -2,8 +2,13 @@
 // position this instance has announced (lib/db/consistency.ts), else the primary. Replicas are
 // probed once a second (and at once when one of their connections closes), never per request; a
 // read that needs a replica to catch up polls it every few ms for a bounded time.
-import type { Sql } from "./client";
+// lib/db's modules depend one way: client.ts → replicas.ts → consistency.ts.
+import "server-only";
+import type postgres from "postgres";
+import { config } from "@/lib/config";
 import { consistencyEnabled, parseLsn, requiredPosition } from "./consistency";
+
+type Sql = postgres.Sql;
 
 export interface ReadRouterOptions {
   primary: Sql;
@@ -43,8 +48,8 @@ const NOT_IN_RECOVERY = (1n << 64n) - 1n; // a URL that names a primary serves a
 
 export function createReadRouter(options: ReadRouterOptions): ReadRouter {
   const { primary, urls, open } = options;
-  const waitMs = options.waitMs ?? Number(process.env.DATABASE_REPLICA_WAIT_MS ?? 200);
-  const checkMs = options.checkMs ?? Number(process.env.DATABASE_REPLICA_CHECK_MS ?? 1000);
+  const waitMs = options.waitMs ?? config().DATABASE_REPLICA_WAIT_MS;
+  const checkMs = options.checkMs ?? config().DATABASE_REPLICA_CHECK_MS;
   const log = options.log ?? ((m: string) => console.log(`[db] ${m}`));
   const consistent = consistencyEnabled();
 

@@ -1,18 +1,26 @@
 // VACUUM (ANALYZE) after a bulk write: statistics for the planner, and the visibility map without
 // which an index-only scan reads the heap of every row anyway (a freshly loaded table has none
-// until autovacuum happens to run). VACUUM cannot run inside a transaction block.
+// until autovacuum happens to run). VACUUM cannot run inside a transaction block, so the pool's
+// limits (a 3 s statement_timeout, a 1 s lock_timeout: lib/db/bounds.ts) cannot be lifted with SET
+// LOCAL as the seed and the import do for their writes; it runs on a connection of its own, with the
+// limits lifted for the session and put back before the connection returns to the pool (issue #23:
+// 100,000 seeded markets took longer than 3 s to vacuum, and the seed failed after writing everything).
+import "server-only";
 import type { Sql } from "./client";
 
 export async function vacuumAnalyze(sql: Sql, tables: readonly string[]): Promise<void> {
   if (!tables.length) return;
-  // Not under the request pool's statement timeout (lib/db/bounds.ts): after a large seed or import it
-  // runs for minutes. VACUUM takes no transaction, so the connection's own setting is lifted and reset.
   const conn = await sql.reserve();
   try {
-    await conn`SET statement_timeout = 0`;
-    await conn.unsafe(`VACUUM (ANALYZE) ${tables.map((t) => `"${t.replace(/"/g, '""')}"`).join(", ")}`);
+    const [saved] = await conn<{ statement_timeout: string; lock_timeout: string }[]>`
+      SELECT current_setting('statement_timeout') AS statement_timeout, current_setting('lock_timeout') AS lock_timeout`;
+    await conn`SELECT set_config('statement_timeout', '0', false), set_config('lock_timeout', '0', false)`;
+    try {
+      await conn.unsafe(`VACUUM (ANALYZE) ${tables.map((t) => `"${t.replace(/"/g, '""')}"`).join(", ")}`);
+    } finally {
+      await conn`SELECT set_config('statement_timeout', ${saved.statement_timeout}, false), set_config('lock_timeout', ${saved.lock_timeout}, false)`;
+    }
   } finally {
-    await conn`RESET statement_timeout`.catch(() => {});
     conn.release();
   }
 }

@@ -1,44 +1,43 @@
 // The reads of /v1 and of the pages' server prefetch, answered from memory when nothing they depend on
 // changed since: the one module between lib/markets/queries.ts and its callers. Entries are keyed like
 // the react-query keys and tagged by what they show; the NOTIFY stream that drives the push channels
-// (migrations 0002 and 0006) says what changed, and `invalidateFromNotification` turns that into tags.
+// (lib/events/market-events.ts) says what changed, and `cacheInvalidation` turns that into tags.
 // Readers never know whether an answer came from memory.
+import "server-only";
+import { config } from "@/lib/config";
 import { withDatabase } from "@/lib/db/breaker";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { reportCacheResult } from "@/lib/cache/request-status";
 import { ResponseCache, type Loaded } from "@/lib/cache/response-cache";
-import { answerEach } from "@/lib/api/batch";
+import type { ChangeSubscriber } from "@/lib/events/change-stream";
+import type { MarketEvent } from "@/lib/events/market-events";
+import { shared } from "@/lib/process-state";
 import { type CandleWindow, candleWindow, windowExpiresAt } from "./candles";
-import { OutcomeNotFound } from "./errors";
 import * as queries from "./queries";
+import { OutcomeNotFound } from "./errors";
 import {
   HISTORY_DEFAULT_WINDOW_S,
   isUuid,
-  type Candles,
-  type CandlesBatch,
   type CandlesBatchQuery,
   type CandlesQuery,
   type MarketListQuery,
+  type PriceHistory,
   type PriceHistoryQuery,
 } from "./schemas";
-import { candlesOf } from "./serialize";
 
 type MarketKey = queries.MarketKey;
 
-/** Budget of the values held, in bytes of JSON (`CACHE_MAX_MB`, default 64). */
-const MAX_BYTES = Number(process.env.CACHE_MAX_MB ?? 64) * 1024 * 1024;
-/** How long an invalidated answer may still be served while the database is away (`CACHE_STALE_IF_ERROR_S`). */
-export const STALE_IF_ERROR_S = Number(process.env.CACHE_STALE_IF_ERROR_S ?? 300);
-
-// One cache per process: Next bundles route handlers and pages apart from server.ts, which feeds it.
-const g = globalThis as unknown as { __marketsCache?: ResponseCache };
+// One cache per process (lib/process-state.ts): Next bundles route handlers and pages apart from server.ts, which feeds it.
+// Its budget is CACHE_MAX_MB of JSON (CACHE=off: none); CACHE_STALE_IF_ERROR_S bounds serving stale (lib/config.ts).
 export function marketCache(): ResponseCache {
-  g.__marketsCache ??= new ResponseCache({
-    maxBytes: process.env.CACHE === "off" ? 0 : MAX_BYTES,
-    staleIfErrorMs: STALE_IF_ERROR_S * 1000,
-    canServeStale: isDatabaseUnavailable,
+  return shared("marketsCache", () => {
+    const { CACHE, CACHE_MAX_MB, CACHE_STALE_IF_ERROR_S } = config();
+    return new ResponseCache({
+      maxBytes: CACHE ? CACHE_MAX_MB * 1024 * 1024 : 0,
+      staleIfErrorMs: CACHE_STALE_IF_ERROR_S * 1000,
+      canServeStale: isDatabaseUnavailable,
+    });
   });
-  return g.__marketsCache;
 }
 
 // ------------------------------------------------------------------ tags: what an entry shows
@@ -96,29 +95,29 @@ export function getPriceHistory(params: MarketKey & PriceHistoryQuery) {
   const { outcomeId, startTs, endTs, fidelity } = params;
   return read(["markets", "history", key, outcomeId, { startTs, endTs, fidelity }], historyTags(params, outcomeId), async () => {
     const value = await queries.getPriceHistory({ ...key, outcomeId, startTs, endTs, fidelity });
-    // Without startTs the window starts 7 days before now, so its oldest point leaves it as time passes.
-    // (Points carry their bucket's start, never later than the trade: this expires early, never late.)
-    const oldest = value.history[0]?.t;
-    return { value, expiresAt: startTs === undefined && oldest !== undefined ? (oldest + HISTORY_DEFAULT_WINDOW_S) * 1000 : undefined };
+    return { value, expiresAt: historyExpiry(value, startTs) };
   });
+}
+
+/**
+ * Without startTs the window starts 7 days before now, so its oldest point leaves it as time passes.
+ * (Points carry their bucket's start, never later than the trade: this expires early, never late.)
+ */
+function historyExpiry(value: PriceHistory, startTs: number | undefined): number | undefined {
+  const oldest = value.history[0]?.t;
+  return startTs === undefined && oldest !== undefined ? (oldest + HISTORY_DEFAULT_WINDOW_S) * 1000 : undefined;
 }
 
 // ------------------------------------------------------------------ invalidation: what a change touches
 
-/** A `market_events` payload: kind, slug, market id, outcome id (or null for the whole market). */
-export interface MarketEvent {
-  k: string;
-  s?: string | null;
-  m?: string | null;
-  o?: string | null;
-}
-
 /** The tags one announced change makes stale, or "all" when it does not say what it touched. */
 export function tagsOf(event: MarketEvent): string[] | "all" {
-  const markets = [event.s && `market:s:${event.s}`, event.m && `market:m:${event.m}`].filter(Boolean) as string[];
-  const outcome = event.o;
-  switch (event.k) {
-    case "price": // trades and probabilities or names of one outcome; without one, a market's visible fields
+  const markets = [event.slug && `market:s:${event.slug}`, event.marketId && `market:m:${event.marketId}`].filter(Boolean) as string[];
+  const outcome = event.outcomeId;
+  switch (event.kind) {
+    case "trade":
+    case "trade_edit": // an outcome's trades: its price, history and book (a fill), the market's volume, the lists
+    case "price": // probabilities or names of one outcome; without one, a market's visible fields
       return [LIST, ...markets, ...(outcome ? [`hist:o:${outcome}`, `book:o:${outcome}`] : [])];
     case "orderbook": // resting orders or a venue's book: the book, the market's liquidity, lists by liquidity
       return [LIST_BY_LIQUIDITY, ...markets, ...(outcome ? [`book:o:${outcome}`] : markets.map((t) => `book:${t}`))];
@@ -128,78 +127,144 @@ export function tagsOf(event: MarketEvent): string[] | "all" {
       return [LIST, ...markets, ...markets.flatMap((t) => [`book:${t}`, `hist:${t}`])];
     case "list": // markets added: no existing entry shows them but the lists
       return [LIST];
-    case "ping": // another instance's listener heartbeat
-      return [];
-    default: // "flush" (users, truncations) and anything unknown
+    case "flush": // users, truncations, and kinds this build does not know
       return "all";
   }
 }
 
-export function invalidateFromNotification(payload: Record<string, unknown>) {
-  if (typeof payload.k !== "string") return;
-  const tags = tagsOf(payload as unknown as MarketEvent);
-  if (tags === "all") marketCache().invalidateAll();
-  else marketCache().invalidate(tags);
+/**
+ * The cache's subscription to the change stream (lib/events/change-stream.ts): it drops what a change
+ * touched, and answers from memory only while the stream is heard.
+ */
+export const cacheInvalidation: ChangeSubscriber = {
+  event(event) {
+    const tags = tagsOf(event);
+    if (tags === "all") marketCache().invalidateAll();
+    else marketCache().invalidate(tags);
+  },
+  listening: () => marketCache().setLive(true),
+  lost: () => marketCache().setLive(false),
+};
+// ================================================================ trade tape and batches (issue #21)
+// Same reads, same tags as above: a trade announces "trade" with its market and outcome, which drops
+// the market's tags (the tapes of the whole market) and `hist:o:<outcome>` (that outcome's tapes).
+
+/** What a tape shows: the whole market's trades (its market tag), or one outcome's (its history tags). */
+const tapeTags = (key: MarketKey, outcomeId: string | undefined) => (outcomeId ? historyTags(key, outcomeId) : [marketTag(key)]);
+
+export function getTrades(params: MarketKey & queries.TradesParams) {
+  const key = keyOf(params);
+  const { outcomeId, limit, before, after } = params;
+  return read(["markets", "trades", key, outcomeId ?? null, { limit, before, after }], tapeTags(params, outcomeId), () =>
+    loaded(queries.listTrades({ ...key, outcomeId, limit, before, after })),
+  );
 }
 
-// ------------------------------------------------------------------ candles (docs/api.md "Candles")
-// Tagged like the history: a trade announces "price" with its outcome, which drops hist:o:<outcome>
-// (tagsOf above). Keyed by the window the request resolves to, so a default window (endTs = now)
-// moves to a new key at each interval boundary, and expires then.
+/**
+ * The trades of a market (of one outcome when `outcomeId` is given) newer than the cursor `after`,
+ * at most `limit`, newest first, from memory when nothing traded since: what a push signal attaches.
+ */
+export function getTradesAfter(params: { marketId: string; outcomeId?: string; after: string; limit: number }) {
+  return getTrades({ id: params.marketId, outcomeId: params.outcomeId, after: params.after, limit: params.limit });
+}
+
+/**
+ * Reads many outcomes through the entries their single reads use (the market addressed by id), so
+ * a hit costs nothing and a batch warms the single endpoints: one lookup of the outcomes, then the
+ * misses loaded together, in one query, by `loadMany`. Returns the read of one id; an unknown id
+ * rejects with OutcomeNotFound (the batch reports it in its item).
+ */
+async function readEach<V>(
+  outcomeIds: readonly string[],
+  entry: (o: queries.OutcomeOfMarket) => { key: unknown[]; tags: string[] },
+  loadMany: (outcomes: queries.OutcomeOfMarket[]) => Promise<Map<string, Loaded<V>>>,
+): Promise<(outcomeId: string) => Promise<V>> {
+  const outcomes = await withDatabase(() => queries.outcomesById(outcomeIds));
+  // Misses queue here while the reads start (synchronously, in one loop); the queue goes out as one load.
+  let queued: queries.OutcomeOfMarket[] = [];
+  let batch: Promise<Map<string, Loaded<V>>> | null = null;
+  const loadOne = (o: queries.OutcomeOfMarket) => {
+    queued.push(o);
+    batch ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const group = queued;
+      queued = [];
+      batch = null;
+      return loadMany(group);
+    });
+    return batch.then((loads) => loads.get(o.outcome_id)!);
+  };
+  return (outcomeId) => {
+    const o = outcomes.get(outcomeId);
+    if (!o) return Promise.reject(new OutcomeNotFound());
+    const { key, tags } = entry(o);
+    return read(key, tags, () => loadOne(o));
+  };
+}
+
+/** The book of each outcome, as getOrderBook({id: its market, outcomeId}) reads it. */
+export function orderBookReader(outcomeIds: readonly string[]) {
+  return readEach(
+    outcomeIds,
+    (o) => ({ key: ["markets", "orderbook", { id: o.market_id }, o.outcome_id], tags: bookTags({ id: o.market_id }, o.outcome_id) }),
+    async (outcomes) => new Map([...(await queries.getOrderBooks(outcomes))].map(([id, value]) => [id, { value }])),
+  );
+}
+
+/** The price history of each outcome over one window, as getPriceHistory({id: its market, outcomeId, …}) reads it. */
+export function priceHistoryReader(outcomeIds: readonly string[], window: Pick<PriceHistoryQuery, "startTs" | "endTs" | "fidelity">) {
+  const { startTs, endTs, fidelity } = window;
+  return readEach(
+    outcomeIds,
+    (o) => ({
+      key: ["markets", "history", { id: o.market_id }, o.outcome_id, { startTs, endTs, fidelity }],
+      tags: historyTags({ id: o.market_id }, o.outcome_id),
+    }),
+    async (outcomes) => {
+      const histories = await queries.getPriceHistories(
+        outcomes.map((o) => o.outcome_id),
+        window,
+      );
+      return new Map([...histories].map(([id, value]) => [id, { value, expiresAt: historyExpiry(value, startTs) }]));
+    },
+  );
+}
+
+// ================================================================ candles (docs/api.md "Candles")
+// Tagged like the history: a trade announces "trade" (an edit "trade_edit") with its outcome, which drops
+// hist:o:<outcome> (tagsOf above). Keyed by the window the request resolves to, so a default window
+// (endTs = now) moves to a new key at each interval boundary, and expires then.
 
 const candleWindowKey = (w: CandleWindow) => ({ interval: w.interval, from: w.from, first: w.first, last: w.last });
-/** Tags and keys hold ids as PostgreSQL prints them (lowercase), whatever case the request used. */
+/** Keys and tags hold ids as PostgreSQL prints them (lowercase), whatever case the request used. */
 const idOf = (id: string) => (isUuid(id) ? id.toLowerCase() : id);
+const candlesEntry = (key: MarketKey, outcomeId: string, window: CandleWindow) => ({
+  key: ["markets", "candles", key, outcomeId, candleWindowKey(window)],
+  tags: historyTags(key, outcomeId),
+});
 
 export function getCandles(params: MarketKey & CandlesQuery) {
   const key = "id" in params ? { id: idOf(params.id) } : { slug: params.slug };
   const outcomeId = idOf(params.outcomeId);
   const window = candleWindow(params, params.interval, Date.now() / 1000);
-  return read(["markets", "candles", key, outcomeId, candleWindowKey(window)], historyTags(key, outcomeId), async () => ({
+  const entry = candlesEntry(key, outcomeId, window);
+  return read(entry.key, entry.tags, async () => ({
     value: await queries.getCandles({ ...key, outcomeId, window }),
     expiresAt: windowExpiresAt(params, window),
   }));
 }
 
-/**
- * Each outcome's candles as the single endpoint would answer them (without the market check), from
- * memory where it can; the misses in one query. An unknown or malformed id is its item's 404.
- */
-export async function getCandlesBatch(query: Omit<CandlesBatchQuery, "outcomeIds"> & { outcomeIds: string[] }): Promise<CandlesBatch> {
+/** The candles of each outcome over one window, as getCandles({id: its market, outcomeId, …}) reads them. */
+export function candlesReader(outcomeIds: readonly string[], query: Omit<CandlesBatchQuery, "outcomeIds">) {
   const window = candleWindow(query, query.interval, Date.now() / 1000);
-  const misses: { id: string; done: (loaded: Promise<Loaded<Candles | null>>) => void }[] = [];
-  const results = answerEach(query.outcomeIds, async (requested) => {
-    if (!isUuid(requested)) throw new OutcomeNotFound();
-    const id = idOf(requested);
-    const value = await read(
-      ["candles", id, candleWindowKey(window)],
-      [`hist:o:${id}`],
-      () =>
-        new Promise<Loaded<Candles | null>>((resolve) => {
-          misses.push({ id, done: resolve });
-        }),
-    );
-    if (value === null) throw new OutcomeNotFound();
-    return value;
-  });
-  // The cache starts a miss's load synchronously, so every miss has registered by now.
-  if (misses.length) {
-    const all = queries.getCandlesOfOutcomes(
-      misses.map((m) => m.id),
-      window,
-    );
-    for (const m of misses)
-      m.done(
-        all.then((found) => {
-          const f = found.get(m.id);
-          // "No such outcome" is not kept: an outcome created later announces itself only to its market's tags.
-          if (!f) return { value: null, expiresAt: 0 };
-          return { value: candlesOf(m.id, window, f.candles, f.olderBucket), expiresAt: windowExpiresAt(query, window) };
-        }),
+  return readEach(
+    outcomeIds,
+    (o) => candlesEntry({ id: o.market_id }, o.outcome_id, window),
+    async (outcomes) => {
+      const sets = await queries.getCandleSets(
+        outcomes.map((o) => o.outcome_id),
+        window,
       );
-  }
-  const items = await results;
-  return {
-    items: items.map((r) => (r.error ? { outcome_id: r.id, candles: null, error: r.error } : (r.value as Candles))),
-  };
+      return new Map([...sets].map(([id, value]) => [id, { value, expiresAt: windowExpiresAt(query, window) }]));
+    },
+  );
 }

@@ -5,10 +5,8 @@ import {
   camelCase,
   type CamelCandle,
   type CamelCandles,
-  type CamelCandlesBatch,
   type Candle,
   type Candles,
-  type CandlesBatch,
   type CamelCase,
   type CamelComment,
   type CamelMarketDetail,
@@ -16,6 +14,7 @@ import {
   type CamelMarketListResponse,
   type CamelOrderBook,
   type CamelOutcome,
+  type CamelTradeTape,
   type Comment,
   type MarketDetail,
   type MarketListItem,
@@ -23,6 +22,7 @@ import {
   type OrderBook,
   type Outcome,
   type PriceHistory,
+  type TradeTape,
 } from "./schemas";
 
 type CamelKeys<T> = { [K in keyof T as K extends string ? CamelCase<K> : K]: T[K] };
@@ -96,6 +96,12 @@ export function camelPriceHistory(h: PriceHistory): PriceHistory {
   return h;
 }
 
+// ---------------------------------------------------------------- trade tape and batches
+
+export function camelTradeTape(t: TradeTape): CamelTradeTape {
+  return { trades: t.trades.map((trade) => camelKeys(trade)), nextCursor: t.next_cursor, newestCursor: t.newest_cursor };
+}
+
 // ---------------------------------------------------------------- candles
 
 /** Prices as three-decimal strings (the numbers are exact three-decimal values, so toFixed only pads). */
@@ -105,8 +111,4 @@ export function camelCandle(c: Candle): CamelCandle {
 
 export function camelCandles(c: Candles): CamelCandles {
   return { ...camelKeys(c), candles: c.candles.map(camelCandle) };
-}
-
-export function camelCandlesBatch(b: CandlesBatch): CamelCandlesBatch {
-  return { items: b.items.map((item) => (item.candles === null ? { outcomeId: item.outcome_id, candles: null, error: item.error } : camelCandles(item))) };
 }

@@ -24,3 +24,6 @@ export const LIST_REFRESH_MS = 30_000;
 
 /** The list's search box waits this long after the last keystroke before it changes the URL (one request per word). */
 export const SEARCH_DEBOUNCE_MS = 350;
+
+/** Most distinct ids one batch read (GET /v1/orderbooks, /v1/prices-history) answers; the rate limit charges one token per id. */
+export const BATCH_MAX_IDS = 50;

@@ -23,3 +23,9 @@ export function fromUnits(units: bigint, scale: number): string {
 export function fixed(value: string, scale: number): string {
   return fromUnits(toUnits(value, scale), scale);
 }
+
+/** A decimal string without its trailing zeros, but with at least `minScale` decimals ("20.500000" → "20.50"). */
+export function trimDecimal(value: string, minScale: number): string {
+  const [int, frac = ""] = value.split(".");
+  return `${int}.${frac.replace(/0+$/, "").padEnd(minScale, "0")}`;
+}

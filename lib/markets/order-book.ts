@@ -21,15 +21,20 @@ const SHARE_SCALE = 2;
 const DUST = toUnits("0.05", SHARE_SCALE);
 
 function aggregate(orders: RestingOrder[], side: RestingOrder["side"]): Level[] {
-  const byPrice = new Map<bigint, bigint>();
+  // Summed by the price as written first (many orders share a price; a batch of books parses thousands).
+  const byPrice = new Map<string, bigint>();
   for (const o of orders) {
     if (o.side !== side) continue;
     const shares = toUnits(o.remaining, SHARE_SCALE);
     if (shares <= 0n) continue;
-    const price = toUnits(o.price, PRICE_SCALE);
-    byPrice.set(price, (byPrice.get(price) ?? 0n) + shares);
+    byPrice.set(o.price, (byPrice.get(o.price) ?? 0n) + shares);
   }
-  return [...byPrice].map(([price, shares]) => ({ price, shares }));
+  const levels = new Map<bigint, bigint>();
+  for (const [written, shares] of byPrice) {
+    const price = toUnits(written, PRICE_SCALE);
+    levels.set(price, (levels.get(price) ?? 0n) + shares);
+  }
+  return [...levels].map(([price, shares]) => ({ price, shares }));
 }
 
 const print = (l: Level): BookLevel => ({ price: fromUnits(l.price, PRICE_SCALE), shares: fromUnits(l.shares, SHARE_SCALE) });

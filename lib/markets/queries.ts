@@ -1,11 +1,12 @@
 // Every read of the public API, one function per query, each taking one params object and
 // returning typed rows (lib/markets/rows.ts). Server side only: route handlers and server
 // components call these directly. "No such market" is null or a domain error (./errors).
+import "server-only";
 import type postgres from "postgres";
 import { readDb } from "@/lib/db/client";
-import type { SubCategories } from "@/lib/ui/sub-categories";
 import { type CandleWindow, INTERVALS as CANDLE_WIDTHS, originOf } from "./candles";
-import { MarketNotFound, OutcomeMismatch, OutcomeNotFound } from "./errors";
+import { SLUG_RE } from "./constants";
+import { InvalidCursor, MarketNotFound, OutcomeMismatch, OutcomeNotFound } from "./errors";
 import { buildNativeBook, formatExternalBook } from "./order-book";
 import { bucketTrades, historyWindow } from "./price-history";
 import {
@@ -17,7 +18,9 @@ import {
   type MarketDetailRow,
   type MarketRow,
   type OutcomeRow,
+  type SubCategories,
   type TopTraderRow,
+  type TradeRow,
   type UserRefRow,
 } from "./rows";
 import {
@@ -37,18 +40,19 @@ import {
   type PriceHistoryQuery,
   type SortBy,
   type SortOrder,
+  type TradeTape,
 } from "./schemas";
-import { candleFromRow, candlesOf, commentFromRow, marketDetailFromRow, marketListItemFromRow, outcomeFromRow } from "./serialize";
+import { candleFromRow, candlesOf, commentFromRow, marketDetailFromRow, marketListItemFromRow, outcomeFromRow, tradeFromRow } from "./serialize";
+import { decodeTradeCursor, encodeTradeCursor, type TradeCursor } from "./trade-cursor";
 
 type Sql = postgres.Sql;
 type Fragment = postgres.Fragment;
 
-const SLUG_RE = /^[a-z0-9-]{1,200}$/;
 const MAX_TS = 100_000_000_000; // year 5138: keeps to_timestamp() in range for any integer a client sends
 const MAX_OFFSET = 2 ** 53;
 
 /**
- * The stored column each sortBy orders by (decisions.md), never interpolated from input. Each has a
+ * The stored column each sortBy orders by (docs/api.md, "Sorting"), never interpolated from input. Each has a
  * (status, column, id) and a (status, category, column, id) index. TRENDING's stored value is the
  * rolling volume as of the last sweep (migration 0003); listTrending corrects it to this moment.
  */
@@ -306,7 +310,7 @@ export async function getMarket(key: MarketKey): Promise<MarketDetail | null> {
   });
 }
 
-interface OutcomeOfMarket {
+export interface OutcomeOfMarket {
   market_id: string;
   external_source: string | null;
   outcome_id: string;
@@ -340,43 +344,15 @@ async function resolveOutcome(key: MarketKey, outcomeId: string): Promise<Outcom
 }
 
 export async function getOrderBook(params: MarketKey & { outcomeId: string }): Promise<OrderBook> {
-  const sql = await readDb();
   const o = await resolveOutcome(params, params.outcomeId);
-  const head = { outcome_id: o.outcome_id, outcome_side: `${o.name} - ${o.side}` };
-  if (o.external_source) {
-    type Level = { price: string; shares: string };
-    const [book] = await sql<{ bids: Level[]; asks: Level[] }[]>`SELECT bids, asks FROM external_books WHERE outcome_id = ${o.outcome_id}`;
-    return { ...head, ...(book ? formatExternalBook(book.bids, book.asks) : { bids: [], asks: [] }) };
-  }
-  const levels = await sql<{ side: "BUY" | "SELL"; price: string; remaining: string }[]>`
-    SELECT side, price::text AS price, sum(shares - filled_shares)::text AS remaining
-    FROM orders
-    WHERE outcome_id = ${o.outcome_id} AND type = 'LIMIT' AND status IN ('OPEN', 'PARTIALLY_FILLED')
-    GROUP BY side, price`;
-  return { ...head, ...buildNativeBook(levels) };
+  return (await getOrderBooks([o])).get(o.outcome_id)!;
 }
 
 // The default end is the current instant, not the current whole second: a trade committed a few ms
 // ago (announced by a push signal) must already be in the answer.
 export async function getPriceHistory(params: MarketKey & PriceHistoryQuery, nowS = Date.now() / 1000): Promise<PriceHistory> {
-  const sql = await readDb();
   const o = await resolveOutcome(params, params.outcomeId);
-  const { startTs, endTs } = historyWindow(params, nowS, HISTORY_DEFAULT_WINDOW_S);
-  if (startTs > endTs) return { history: [] };
-  const trades = await sql<{ id: string; ts: number; price: number }[]>`
-    SELECT id, extract(epoch FROM executed_at)::float8 AS ts, price::float8 AS price
-    FROM trades
-    WHERE outcome_id = ${o.outcome_id}
-      AND executed_at >= to_timestamp(${Math.min(startTs, MAX_TS)})
-      AND executed_at <= to_timestamp(${Math.min(endTs, MAX_TS)})
-    ORDER BY executed_at DESC, id DESC
-    LIMIT ${HISTORY_TRADE_CAP}`;
-  return {
-    history: bucketTrades(
-      trades.map((t) => ({ id: t.id, executedAt: t.ts, price: t.price })),
-      params.fidelity,
-    ),
-  };
+  return (await getPriceHistories([o.outcome_id], params, nowS)).get(o.outcome_id)!;
 }
 
 /** Distinct sub-categories with their market counts, for the list's sub-category choice: from market_counts. */
@@ -398,17 +374,196 @@ export async function nextTrendingChange(): Promise<number | null> {
   return row?.at ?? null;
 }
 
-// ---------------------------------------------------------------- candles (docs/api.md "Candles")
+// ================================================================ books and histories of many outcomes (the batches)
+// The single book and history above are these with one outcome: one definition of each answer.
 
-/** One outcome's candles in a window and the newest stored bucket before it (a cut window's next page); null: no such outcome. */
-export type OutcomeCandles = { candles: Candle[]; olderBucket: number | null } | null;
+/** The outcomes among these ids that exist, with their market: one primary-key probe per id, unknown ids absent. */
+export async function outcomesById(ids: readonly string[]): Promise<Map<string, OutcomeOfMarket>> {
+  const sql = await readDb();
+  const rows = ids.length
+    ? await sql<OutcomeOfMarket[]>`
+        SELECT o.id AS outcome_id, o.market_id, m.external_source, o.name, o.side
+          FROM outcomes o JOIN markets m ON m.id = o.market_id
+         WHERE o.id = ANY(${ids as string[]}::uuid[])`
+    : [];
+  return new Map(rows.map((r) => [r.outcome_id, r]));
+}
+
+type VenueLevel = { price: string; shares: string };
 
 /**
- * The candles of several outcomes (valid uuids) in one round trip, from the rollup of migration 0009:
- * the window's rows of the interval's stored width, rolled up in SQL to the interval (at most 15 rows
- * per candle, so at most 15,000 rows per outcome). Exact numeric throughout; prices and sums leave as text.
+ * The books of these outcomes in one round trip, each exactly what getOrderBook answers: native
+ * outcomes from their resting LIMIT orders (an index-only scan of orders_resting_idx), mirrored ones
+ * from the venue's book. The orders come back as one text per outcome, "SIDE price remaining" joined by
+ * commas, summed per price by buildNativeBook: 50 outcomes are 50 rows to parse, not one per level.
  */
-export async function getCandlesOfOutcomes(outcomeIds: string[], window: CandleWindow): Promise<Map<string, OutcomeCandles>> {
+export async function getOrderBooks(outcomes: readonly OutcomeOfMarket[]): Promise<Map<string, OrderBook>> {
+  const sql = await readDb();
+  const native = outcomes.filter((o) => !o.external_source).map((o) => o.outcome_id);
+  const mirrored = outcomes.filter((o) => o.external_source).map((o) => o.outcome_id);
+  const rows = await sql<{ outcome_id: string; orders: string | null; bids: VenueLevel[] | null; asks: VenueLevel[] | null }[]>`
+    SELECT outcome_id, string_agg(concat(side, ' ', price, ' ', shares - filled_shares), ',') AS orders, NULL::jsonb AS bids, NULL::jsonb AS asks
+      FROM orders
+     WHERE outcome_id = ANY(${native}::uuid[]) AND type = 'LIMIT' AND status IN ('OPEN', 'PARTIALLY_FILLED')
+     GROUP BY outcome_id
+    UNION ALL
+    SELECT outcome_id, NULL, bids, asks FROM external_books WHERE outcome_id = ANY(${mirrored}::uuid[])`;
+  const byOutcome = new Map(rows.map((r) => [r.outcome_id, r]));
+  const books = new Map<string, OrderBook>();
+  for (const o of outcomes) {
+    const row = byOutcome.get(o.outcome_id);
+    const sides = o.external_source
+      ? row?.bids && row.asks
+        ? formatExternalBook(row.bids, row.asks)
+        : { bids: [], asks: [] }
+      : buildNativeBook(
+          (row?.orders ? row.orders.split(",") : []).map((l) => {
+            const [side, price, remaining] = l.split(" ");
+            return { side: side as "BUY" | "SELL", price, remaining };
+          }),
+        );
+    books.set(o.outcome_id, { outcome_id: o.outcome_id, outcome_side: `${o.name} - ${o.side}`, ...sides });
+  }
+  return books;
+}
+
+/**
+ * The histories of these outcomes over one window in one round trip, each exactly what
+ * getPriceHistory answers: per outcome the HISTORY_TRADE_CAP most recent trades of the window
+ * (a LATERAL walk of trades_outcome_tape_idx each), bucketed.
+ */
+export async function getPriceHistories(
+  outcomeIds: readonly string[],
+  params: Pick<PriceHistoryQuery, "startTs" | "endTs" | "fidelity">,
+  nowS = Date.now() / 1000,
+): Promise<Map<string, PriceHistory>> {
+  const sql = await readDb();
+  const { startTs, endTs } = historyWindow(params, nowS, HISTORY_DEFAULT_WINDOW_S);
+  const trades = new Map<string, { id: string; executedAt: number; price: number }[]>(outcomeIds.map((id) => [id, []]));
+  if (startTs <= endTs && outcomeIds.length) {
+    const rows = await sql<{ outcome_id: string; id: string; ts: number; price: number }[]>`
+      SELECT x.outcome_id, t.id, t.ts, t.price
+        FROM unnest(${outcomeIds as string[]}::uuid[]) AS x (outcome_id)
+        CROSS JOIN LATERAL (
+          SELECT id, extract(epoch FROM executed_at)::float8 AS ts, price::float8 AS price
+            FROM trades
+           WHERE outcome_id = x.outcome_id
+             AND executed_at >= to_timestamp(${Math.min(startTs, MAX_TS)})
+             AND executed_at <= to_timestamp(${Math.min(endTs, MAX_TS)})
+           ORDER BY executed_at DESC, id DESC
+           LIMIT ${HISTORY_TRADE_CAP}) t`;
+    for (const r of rows) trades.get(r.outcome_id)?.push({ id: r.id, executedAt: r.ts, price: r.price });
+  }
+  return new Map([...trades].map(([id, list]) => [id, { history: bucketTrades(list, params.fidelity) }]));
+}
+
+// ================================================================ trade tape (docs/api.md "Trades")
+
+export interface TradesParams {
+  outcomeId?: string;
+  limit: number;
+  /** Cursors as clients send them (lib/markets/trade-cursor.ts); at most one of the two. */
+  before?: string;
+  after?: string;
+}
+
+function cursorOf(param: "before" | "after", value: string | undefined): TradeCursor | undefined {
+  if (value === undefined) return undefined;
+  const c = decodeTradeCursor(value);
+  if (!c) throw new InvalidCursor(param);
+  return c;
+}
+
+/** A cursor's executed_at as SQL, exact to the microsecond (whole seconds and the rest: each product fits a double). */
+function cursorTime(sql: Sql, c: TradeCursor): Fragment {
+  const secs = c.us / 1_000_000n;
+  return sql`(timestamptz 'epoch' + ${String(secs)}::int8 * interval '1 second' + ${String(c.us - secs * 1_000_000n)}::int8 * interval '1 microsecond')`;
+}
+
+/**
+ * One page of a market's trades (or one outcome's), newest first, ordered by (executed_at, id) and
+ * walked by keyset, so every page is one index descent (trades_market_time_idx, or
+ * trades_outcome_tape_idx for one outcome) whatever its depth. `after` reads the `limit` oldest
+ * trades newer than the cursor (a backward scan), answered newest first too. The market, the
+ * outcome check and the page are one round trip; errors as for the book (unknown market, unknown
+ * outcome, outcome of another market).
+ */
+export async function listTrades(params: MarketKey & TradesParams): Promise<TradeTape> {
+  const sql = await readDb();
+  if (!validKey(params)) throw new MarketNotFound(describeKey(params));
+  const before = cursorOf("before", params.before);
+  const after = cursorOf("after", params.after);
+  const outcomeKey = params.outcomeId === undefined ? undefined : isUuid(params.outcomeId) ? params.outcomeId : null;
+  if (outcomeKey === null) {
+    // Malformed: 404 like an unknown outcome, once the market is known to exist (docs/api.md "Ids").
+    if (!(await marketExists(params))) throw new MarketNotFound(describeKey(params));
+    throw new OutcomeNotFound();
+  }
+  const newer = after !== undefined;
+  const dir = sql.unsafe(newer ? "ASC" : "DESC");
+  const cursor = before ?? after;
+  // An outcome's trades all belong to its market (the (outcome_id, market_id) foreign key): its own index alone.
+  const scope = outcomeKey ? sql`t.outcome_id = ${outcomeKey}::uuid` : sql`t.market_id = m.id`;
+  const rows = await sql<(Partial<TradeRow> & { market_id: string; outcome_market_id: string | null })[]>`
+    SELECT m.id AS market_id,
+           ${outcomeKey ? sql`(SELECT market_id FROM outcomes WHERE id = ${outcomeKey}::uuid)` : sql`NULL::uuid`} AS outcome_market_id,
+           t.id, t.outcome_id, t.price::text AS price, t.shares::text AS shares, round(t.price * t.shares, 6)::text AS notional,
+           t.executed_at, (extract(epoch FROM t.executed_at) * 1000000)::int8::text AS us,
+           mk.id AS maker_id, mk.username AS maker_username, tk.id AS taker_id, tk.username AS taker_username
+      FROM markets m
+      LEFT JOIN LATERAL (
+        SELECT t.* FROM trades t
+         WHERE ${scope}
+           ${cursor ? sql`AND (t.executed_at, t.id) ${sql.unsafe(newer ? ">" : "<")} (${cursorTime(sql, cursor)}, ${cursor.id}::uuid)` : sql``}
+         ORDER BY t.executed_at ${dir}, t.id ${dir}
+         LIMIT ${params.limit + 1}
+      ) t ON true
+      LEFT JOIN users mk ON mk.id = t.maker_user_id
+      LEFT JOIN users tk ON tk.id = t.taker_user_id
+     WHERE ${keySql(sql, params, "m.")}
+     ORDER BY t.executed_at ${dir}, t.id ${dir}`;
+  if (!rows.length) throw new MarketNotFound(describeKey(params));
+  if (outcomeKey) {
+    if (rows[0].outcome_market_id === null) throw new OutcomeNotFound();
+    if (rows[0].outcome_market_id !== rows[0].market_id) throw new OutcomeMismatch();
+  }
+  const found = rows.filter((r) => r.id !== null && r.id !== undefined) as TradeRow[];
+  const more = found.length > params.limit;
+  const page = found.slice(0, params.limit);
+  if (newer) page.reverse();
+  const at = (r: TradeRow | undefined) => (r ? encodeTradeCursor({ us: BigInt(r.us), id: r.id }) : null);
+  return {
+    trades: page.map(tradeFromRow),
+    // Older: the last row of a newest-first page; newer: its first row (the page was read oldest first).
+    next_cursor: more ? at(newer ? page[0] : page[page.length - 1]) : null,
+    newest_cursor: at(page[0]),
+  };
+}
+
+async function marketExists(key: MarketKey): Promise<boolean> {
+  const sql = await readDb();
+  const [row] = await sql<{ one: number }[]>`SELECT 1 AS one FROM markets WHERE ${keySql(sql, key)}`;
+  return Boolean(row);
+}
+
+/**
+ * What a push signal attaches: the trades of market `marketId` (of one outcome when `outcomeId` is
+ * given) newer than the cursor `after`, at most `limit`, newest first. Continue with `next_cursor`
+ * while it is not null; `newest_cursor` is the position to remember.
+ */
+export function listTradesAfter(params: { marketId: string; outcomeId?: string; after: string; limit: number }): Promise<TradeTape> {
+  return listTrades({ id: params.marketId, outcomeId: params.outcomeId, after: params.after, limit: params.limit });
+}
+
+// ================================================================ candles (docs/api.md "Candles")
+
+/**
+ * The candles of these outcomes over one window in one round trip, each exactly what getCandles
+ * answers, from the rollup of migration 0009: the window's rows of the interval's stored width, rolled
+ * up in SQL to the interval (at most 15 rows per candle, so at most 15,000 rows per outcome). Exact
+ * numeric throughout; prices and sums leave as text.
+ */
+export async function getCandleSets(outcomeIds: readonly string[], window: CandleWindow): Promise<Map<string, Candles>> {
   const sql = await readDb();
   const { width } = CANDLE_WIDTHS[window.interval];
   const inWindow = sql`c.outcome_id = k.id AND c.width = ${width}
@@ -430,29 +585,30 @@ export async function getCandlesOfOutcomes(outcomeIds: string[], window: CandleW
          WHERE c.outcome_id = k.id AND c.width = ${width}
            AND c.bucket >= to_timestamp(${window.from}) AND c.bucket < to_timestamp(${window.first})) nx ON true`
     : sql`CROSS JOIN (SELECT NULL::float8 AS older) nx`;
-  const rows = await sql<CandleRow[]>`
-    SELECT k.id::text AS outcome_id, o.id IS NOT NULL AS known, nx.older, c.*
-      FROM unnest(${outcomeIds}::uuid[]) WITH ORDINALITY AS k (id, n)
-      LEFT JOIN outcomes o ON o.id = k.id
-      LEFT JOIN LATERAL (${candles}) c ON true
-      ${older}
-     ORDER BY k.n, c.start`;
-  const out = new Map<string, OutcomeCandles>();
+  const rows = outcomeIds.length
+    ? await sql<CandleRow[]>`
+        SELECT k.id::text AS outcome_id, nx.older, c.*
+          FROM unnest(${outcomeIds as string[]}::uuid[]) WITH ORDINALITY AS k (id, n)
+          LEFT JOIN LATERAL (${candles}) c ON true
+          ${older}
+         ORDER BY k.n, c.start`
+    : [];
+  const found = new Map<string, { candles: Candle[]; older: number | null }>();
   for (const r of rows) {
-    if (!r.known) {
-      out.set(r.outcome_id, null);
-      continue;
-    }
-    let entry = out.get(r.outcome_id);
-    if (!entry) out.set(r.outcome_id, (entry = { candles: [], olderBucket: r.older }));
+    let entry = found.get(r.outcome_id);
+    if (!entry) found.set(r.outcome_id, (entry = { candles: [], older: r.older }));
     if (r.start !== null) entry.candles.push(candleFromRow(r));
   }
-  return out;
+  return new Map(
+    outcomeIds.map((id) => {
+      const f = found.get(id);
+      return [id, candlesOf(id, window, f?.candles ?? [], f?.older ?? null)];
+    }),
+  );
 }
 
 /** The candles of one outcome of a market, checked like the book and the history (unknown market, outcome, mismatch). */
 export async function getCandles(params: MarketKey & { outcomeId: string; window: CandleWindow }): Promise<Candles> {
   const o = await resolveOutcome(params, params.outcomeId);
-  const found = (await getCandlesOfOutcomes([o.outcome_id], params.window)).get(o.outcome_id);
-  return candlesOf(o.outcome_id, params.window, found?.candles ?? [], found?.olderBucket ?? null);
+  return (await getCandleSets([o.outcome_id], params.window)).get(o.outcome_id)!;
 }

@@ -170,13 +170,35 @@ export interface UserRefRow {
   profile_image_url: string | null;
 }
 
+/** One sub-category present for a status and category, with its market count (from market_counts): what the list's sub-category choice offers. */
+export interface SubCategoryCount {
+  sub_category: string;
+  count: number;
+}
+export type SubCategories = SubCategoryCount[];
+
+/** One trade of the tape with both parties (trades ⋈ users twice); numerics as text. */
+export interface TradeRow {
+  id: string;
+  outcome_id: string;
+  price: string;
+  shares: string;
+  /** round(price × shares, 6). */
+  notional: string;
+  executed_at: Date;
+  /** executed_at in microseconds since 1970, as text: the cursor keeps what a Date would round away. */
+  us: string;
+  maker_id: string | null;
+  maker_username: string | null;
+  taker_id: string | null;
+  taker_username: string | null;
+}
+
 // ---------------------------------------------------------------- candles
 
 /** One candle of one outcome as the candles query selects it (prices and sums as exact numeric text). */
 export interface CandleRow {
   outcome_id: string;
-  /** False when no outcome has this id (its row carries no candle). */
-  known: boolean;
   /** Unix seconds of the newest stored bucket before the answered window, when the window was cut. */
   older: number | null;
   /** Null on the one row of an outcome without candles in the window. */

@@ -5,6 +5,7 @@ import { z } from "zod";
 // Enumerations live in a zod-free module so client code can import them without bundling zod.
 export * from "./constants";
 import {
+  BATCH_MAX_IDS,
   CATEGORIES,
   LIST_STATUSES,
   MARKET_STATUSES,
@@ -409,6 +410,190 @@ export type CamelComment = z.infer<typeof camelCommentSchema>;
 export type CamelMarketDetail = z.infer<typeof camelMarketDetailSchema>;
 export type CamelOrderBook = z.infer<typeof camelOrderBookSchema>;
 
+// ================================================================ trade tape (GET /v1/markets/{id}/trades, docs/api.md "Trades")
+
+export const TRADES_DEFAULT_LIMIT = 50;
+export const TRADES_MAX_LIMIT = 100;
+
+/** A tape position: opaque to clients (lib/markets/trade-cursor.ts encodes it), checked when it is decoded. */
+const tradeCursorParam = (name: "before" | "after", description: string) =>
+  z
+    .string({ error: `${name} must be a cursor given once` })
+    .regex(/^[A-Za-z0-9_-]{32}$/, { error: `${name} is not a valid cursor` })
+    .optional()
+    .meta({ description, example: "AAYhH4bcAAD7fQ8Kx3pCUYq0hUkmvyPY" });
+
+export const tradesQuery = z
+  .strictObject(
+    {
+      outcomeId: z.string({ error: "outcomeId must be given once" }).min(1, { error: "outcomeId must not be empty" }).optional().meta({
+        description: "Only this outcome's trades. An outcome of another market: 400; unknown or malformed: 404. Default: every outcome of the market.",
+        example: "3f1c2a4e-8b7d-4c1e-9a2f-5d6e7f8a9b0c",
+      }),
+      limit: intParamWithDefault("limit", 1, TRADES_MAX_LIMIT, TRADES_DEFAULT_LIMIT, "Trades per page; outside 1..100 is a 400."),
+      before: tradeCursorParam(
+        "before",
+        "Older trades: the next_cursor of the previous page. Walking back page by page sees every trade once, however many arrive meanwhile.",
+      ),
+      after: tradeCursorParam(
+        "after",
+        "Newer trades: the `limit` oldest trades newer than this cursor (e.g. a page's newest_cursor), still listed newest first. Not together with before.",
+      ),
+    },
+    { error: "unknown parameter" },
+  )
+  .refine((q) => q.before === undefined || q.after === undefined, { error: "before and after must not be given together", path: ["after"] });
+export type TradesQuery = z.output<typeof tradesQuery>;
+
+const tradeParty = z
+  .object({ id: uuid, username: z.string() })
+  .nullable()
+  .meta({ id: "TradeParty", description: "The user on this side of the trade; null when not recorded (mirrored venues)." });
+
+export const tradeSchema = z
+  .object({
+    id: uuid,
+    outcome_id: uuid,
+    price: z
+      .string()
+      .regex(/^\d\.\d{3}$/)
+      .meta({ description: "0..1 price, three decimals (as the book's levels).", example: "0.550" }),
+    shares: z
+      .string()
+      .regex(/^\d+\.\d{2,6}$/)
+      .meta({ description: "Shares traded: at least two decimals, up to the six stored.", example: "20.50" }),
+    notional: z
+      .string()
+      .regex(/^\d+\.\d{2,6}$/)
+      .meta({ description: "price × shares in USDT, rounded to six decimals, printed like shares.", example: "11.685" }),
+    executed_at: iso,
+    maker: tradeParty,
+    taker: tradeParty,
+  })
+  .meta({ id: "Trade" });
+export type Trade = z.infer<typeof tradeSchema>;
+
+export const tradeTapeSchema = z
+  .object({
+    trades: z.array(tradeSchema).meta({ description: "Newest first: executed_at, then id, descending." }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "Where the walk goes on in the direction of the request: without a cursor or with before, pass it as before for older trades " +
+          "(null on the last page); with after, pass it as after for the trades that followed (null when none followed yet).",
+      }),
+    newest_cursor: z.string().nullable().meta({
+      description: "The newest trade of this page as a cursor: pass it as after to get what came since. Null when the page is empty.",
+    }),
+  })
+  .meta({ id: "TradeTape" });
+export type TradeTape = z.infer<typeof tradeTapeSchema>;
+
+export const camelTradeSchema = camelize(tradeSchema, {}).meta({ id: "CamelTrade" });
+export const camelTradeTapeSchema = camelize(tradeTapeSchema, { trades: z.array(camelTradeSchema) }).meta({ id: "CamelTradeTape" });
+export type CamelTrade = z.infer<typeof camelTradeSchema>;
+export type CamelTradeTape = z.infer<typeof camelTradeTapeSchema>;
+
+// ================================================================ batches (GET /v1/orderbooks, GET /v1/prices-history; docs/api.md "Batches")
+
+/**
+ * `outcomeIds`: one parameter, comma-separated uuids, 1..50 after removing duplicates (first
+ * occurrence kept). A repeated key, an empty item or a malformed uuid is a 400 for the whole call.
+ */
+export const outcomeIdsParam = z
+  .string({ error: (issue) => (issue.input === undefined ? "outcomeIds is required" : "outcomeIds must be given once, as comma-separated ids") })
+  .transform((s, ctx) => {
+    const items = s.split(",").map((x) => x.trim());
+    const ids: string[] = [];
+    for (const [i, item] of items.entries()) {
+      if (!isUuid(item)) {
+        ctx.addIssue({ code: "custom", message: item === "" ? `outcomeIds[${i}] is empty` : `outcomeIds[${i}] must be a UUID` });
+        return z.NEVER;
+      }
+      const id = item.toLowerCase();
+      if (!ids.includes(id)) ids.push(id);
+    }
+    if (ids.length > BATCH_MAX_IDS) {
+      ctx.addIssue({ code: "custom", message: `outcomeIds must not hold more than ${BATCH_MAX_IDS} distinct ids` });
+      return z.NEVER;
+    }
+    return ids;
+  })
+  .meta({
+    description:
+      `Comma-separated outcome ids, at most ${BATCH_MAX_IDS} distinct ones, given once. Duplicates are answered once, in the order of ` +
+      "their first appearance. A malformed id is a 400 for the whole call; an unknown one is reported in its item.",
+    example: "3f1c2a4e-8b7d-4c1e-9a2f-5d6e7f8a9b0c,9d8e7f6a-5b4c-4d3e-8f2a-1b0c9d8e7f6a",
+    override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+      jsonSchema.type = "string";
+    },
+  });
+
+export const orderBooksQuery = z.strictObject({ outcomeIds: outcomeIdsParam }, { error: "unknown parameter" });
+export type OrderBooksQuery = z.output<typeof orderBooksQuery>;
+
+export const pricesHistoryBatchQuery = z
+  .strictObject(
+    {
+      outcomeIds: outcomeIdsParam,
+      startTs: priceHistoryQuery.shape.startTs,
+      endTs: priceHistoryQuery.shape.endTs,
+      fidelity: priceHistoryQuery.shape.fidelity,
+    },
+    { error: "unknown parameter" },
+  )
+  .refine((q) => q.startTs === undefined || q.endTs === undefined || q.startTs <= q.endTs, {
+    error: "startTs must not be greater than endTs",
+    path: ["startTs"],
+  });
+export type PricesHistoryBatchQuery = z.output<typeof pricesHistoryBatchQuery>;
+
+export const batchErrorSchema = z
+  .object({
+    statusCode: z.number().int().meta({ example: 404 }),
+    message: z.string().meta({ example: "Outcome not found" }),
+  })
+  .meta({ id: "BatchItemError", description: "Why this item has no answer: what the single endpoint would have answered." });
+export type BatchError = z.infer<typeof batchErrorSchema>;
+
+/** One answer per distinct id: `field` holds exactly what the single endpoint answers, or null with `error`. */
+export function batchResponseSchema<F extends string, S extends z.ZodType>(field: F, answer: S, id: string, description: string) {
+  const item = z.object({ outcome_id: uuid, [field]: answer.nullable(), error: batchErrorSchema.nullable() } as {
+    outcome_id: typeof uuid;
+  } & Record<F, z.ZodNullable<S>> & { error: z.ZodNullable<typeof batchErrorSchema> });
+  return z.object({ items: z.array(item).meta({ description }) }).meta({ id });
+}
+
+export const orderBooksResponseSchema = batchResponseSchema(
+  "book",
+  orderBookSchema,
+  "OrderBooks",
+  "One item per distinct outcome id, in request order; book is what GET /v1/markets/{id}/orderbook answers for it.",
+);
+export const camelOrderBooksResponseSchema = z
+  .object({
+    items: z.array(z.object({ outcomeId: uuid, book: camelOrderBookSchema.nullable(), error: batchErrorSchema.nullable() })),
+  })
+  .meta({ id: "CamelOrderBooks" });
+export type OrderBooksResponse = z.infer<typeof orderBooksResponseSchema>;
+export type CamelOrderBooksResponse = z.infer<typeof camelOrderBooksResponseSchema>;
+
+export const pricesHistoryBatchResponseSchema = batchResponseSchema(
+  "prices_history",
+  priceHistorySchema,
+  "PriceHistories",
+  "One item per distinct outcome id, in request order; prices_history is what GET /v1/markets/{id}/prices-history answers for it.",
+);
+export const camelPricesHistoryBatchResponseSchema = z
+  .object({
+    items: z.array(z.object({ outcomeId: uuid, pricesHistory: camelPriceHistorySchema.nullable(), error: batchErrorSchema.nullable() })),
+  })
+  .meta({ id: "CamelPriceHistories" });
+export type PricesHistoryBatchResponse = z.infer<typeof pricesHistoryBatchResponseSchema>;
+export type CamelPricesHistoryBatchResponse = z.infer<typeof camelPricesHistoryBatchResponseSchema>;
+
 // ---------------------------------------------------------------- candles (docs/api.md "Candles")
 // Query, response (both shapes) and batch of GET …/candles and GET /v1/candles.
 
@@ -436,22 +621,9 @@ export const candlesQuery = z
   .refine(startNotAfterEnd, startNotAfterEndIssue);
 export type CandlesQuery = z.output<typeof candlesQuery>;
 
-export const CANDLES_BATCH_MAX = 50;
-
+/** GET /v1/candles: the batch's outcomeIds (as for the other batches) over one window. */
 export const candlesBatchQuery = z
-  .strictObject(
-    {
-      outcomeIds: z
-        .string({ error: "outcomeIds is required" })
-        .min(1, { error: "outcomeIds is required" })
-        .meta({
-          description: `Up to ${CANDLES_BATCH_MAX} outcome ids (of any markets), comma-separated, given once. Each is answered as its own item.`,
-          example: "3f1c2a4e-8b7d-4c1e-9a2f-5d6e7f8a9b0c,5d6e7f8a-9b0c-4c1e-9a2f-3f1c2a4e8b7d",
-        }),
-      ...candleWindowParams,
-    },
-    { error: "unknown parameter" },
-  )
+  .strictObject({ outcomeIds: outcomeIdsParam, ...candleWindowParams }, { error: "unknown parameter" })
   .refine(startNotAfterEnd, startNotAfterEndIssue);
 export type CandlesBatchQuery = z.output<typeof candlesBatchQuery>;
 
@@ -501,16 +673,12 @@ export const candlesSchema = z
   .meta({ id: "Candles" });
 export type Candles = z.infer<typeof candlesSchema>;
 
-const itemErrorSchema = z
-  .object({ statusCode: z.number().int(), message: z.string() })
-  .meta({ id: "ItemError", description: "Why one item of a batch has no answer (the status its own request would get)." });
-
-export const candlesBatchItemSchema = z
-  .union([candlesSchema, z.object({ outcome_id: z.string(), candles: z.null(), error: itemErrorSchema })])
-  .meta({ id: "CandlesBatchItem" });
-export const candlesBatchSchema = z
-  .object({ items: z.array(candlesBatchItemSchema).meta({ description: "One per distinct requested id, in request order." }) })
-  .meta({ id: "CandlesBatch" });
+export const candlesBatchSchema = batchResponseSchema(
+  "candles",
+  candlesSchema,
+  "CandlesBatch",
+  "One item per distinct outcome id, in request order; candles is what GET /v1/markets/{id}/candles answers for it.",
+);
 export type CandlesBatch = z.infer<typeof candlesBatchSchema>;
 
 /** The variant: keys camelCased; prices, volume and notional as decimal strings. */
@@ -527,9 +695,7 @@ export const camelCandleSchema = camelize(candleSchema, {
 }).meta({ id: "CamelCandle" });
 export const camelCandlesSchema = camelize(candlesSchema, { candles: z.array(camelCandleSchema).max(CANDLE_LIMIT) }).meta({ id: "CamelCandles" });
 export const camelCandlesBatchSchema = z
-  .object({
-    items: z.array(z.union([camelCandlesSchema, z.object({ outcomeId: z.string(), candles: z.null(), error: itemErrorSchema })])),
-  })
+  .object({ items: z.array(z.object({ outcomeId: uuid, candles: camelCandlesSchema.nullable(), error: batchErrorSchema.nullable() })) })
   .meta({ id: "CamelCandlesBatch" });
 export type CamelCandle = z.infer<typeof camelCandleSchema>;
 export type CamelCandles = z.infer<typeof camelCandlesSchema>;

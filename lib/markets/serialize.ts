@@ -1,7 +1,8 @@
 // Typed rows (lib/markets/rows.ts: numerics as strings, timestamptz as Date) → the API's snake_case shape.
 import { type CandleWindow, nextEndTs } from "./candles";
-import type { CandleRow, CommentRow, MarketDetailRow, MarketRow, OutcomeRow, TopTraderRow, UserRefRow } from "./rows";
-import type { Candle, Candles, Comment, MarketDetail, MarketListItem, Outcome } from "./schemas";
+import { fixed, trimDecimal } from "./decimal";
+import type { CandleRow, CommentRow, MarketDetailRow, MarketRow, OutcomeRow, TopTraderRow, TradeRow, UserRefRow } from "./rows";
+import type { Candle, Candles, Comment, MarketDetail, MarketListItem, Outcome, Trade } from "./schemas";
 import { safeUrl } from "./urls";
 
 const iso = (d: Date) => d.toISOString();
@@ -106,6 +107,24 @@ export function marketDetailFromRow(
   if (r.predict_market) detail.predict_market = r.predict_market;
   if (parts.creator) detail.creator = { id: parts.creator.id, username: parts.creator.username, profile_image_url: safeUrl(parts.creator.profile_image_url) };
   return detail;
+}
+
+// ---------------------------------------------------------------- trade tape
+
+const party = (id: string | null, username: string | null) => (id === null || username === null ? null : { id, username });
+
+/** Price as the book prints it (three decimals); shares and notional as stored, trailing zeros trimmed to two decimals. */
+export function tradeFromRow(r: TradeRow): Trade {
+  return {
+    id: r.id,
+    outcome_id: r.outcome_id,
+    price: fixed(r.price, 3),
+    shares: trimDecimal(r.shares, 2),
+    notional: trimDecimal(r.notional, 2),
+    executed_at: iso(r.executed_at),
+    maker: party(r.maker_id, r.maker_username),
+    taker: party(r.taker_id, r.taker_username),
+  };
 }
 
 // ---------------------------------------------------------------- candles

@@ -1,5 +1,7 @@
 // Keeps the stored 24 h volume of TRENDING close to the truth (migration 0003): once a minute it
 // subtracts the trades that aged out. Readers are exact without it; it keeps their correction small.
+import "server-only";
+import { config } from "@/lib/config";
 import type { Sql } from "@/lib/db/client";
 
 export interface SweeperOptions {
@@ -14,7 +16,7 @@ export async function sweepTrending(sql: Sql): Promise<Date | null> {
 }
 
 export function startTrendingSweeper(sql: Sql, options: SweeperOptions = {}): () => Promise<void> {
-  const intervalMs = options.intervalMs ?? Number(process.env.TRENDING_SWEEP_MS ?? 60_000);
+  const intervalMs = options.intervalMs ?? config().TRENDING_SWEEP_MS;
   const log = options.log ?? ((m: string) => console.log(`[trending] ${m}`));
   let failing = false;
   let running: Promise<unknown> = Promise.resolve();

@@ -17,7 +17,7 @@ describe("parseChannel", () => {
     ["market::price", "empty slug"],
     ["market:Upper:price", "upper case slug"],
     ["market:a_b:price", "underscore"],
-    ["market:a:trades", "unknown kind"],
+    ["market:a:volume", "unknown kind"],
     ["market:a:price:extra", "trailing part"],
     ["markets:a:price", "wrong prefix"],
     [" market:a:price", "leading space"],

@@ -3,7 +3,7 @@
 import { SLUG_PATTERN } from "@/lib/markets/constants";
 
 export const SOCKET_PATH = "/socket.io";
-export const CHANNEL_KINDS = ["price", "orderbook"] as const;
+export const CHANNEL_KINDS = ["price", "orderbook", "trades"] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 /** A socket may be in at most this many channels at once. */
@@ -45,4 +45,27 @@ export interface Signal {
    * the server could not read it: refetch then.
    */
   book?: unknown;
+  /**
+   * On `trades` signals: the market's trades newer than `after` (newest first, at most 100, the oldest of
+   * them when there were more: `more`), as `GET …/trades` lists them. `after` is the `cursor` of this
+   * channel's previous trades signal on this instance, or null for the first one (then `trades` are the
+   * newest). Absent when nothing new could be read: refetch then.
+   */
+  trades?: unknown[];
+  after?: string | null;
+  cursor?: string;
+  more?: boolean;
+}
+
+/**
+ * Sent to every joined channel at least every `interval` ms (REALTIME_CHANNEL_HEARTBEAT_MS) while no
+ * signal went out: `seq` is the channel's last signal's seq on this instance (0: none yet), so a client
+ * that saw a lower one missed a signal, and one that hears nothing for `interval` + 1 s has a stalled
+ * connection. Clients that ignore the event lose nothing.
+ */
+export interface Heartbeat {
+  channel: string;
+  seq: number;
+  at: number;
+  interval: number;
 }

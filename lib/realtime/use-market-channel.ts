@@ -5,7 +5,7 @@ import { useEffect, useRef, useSyncExternalStore } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { marketKeys } from "@/lib/query/keys";
 import type { OrderBook } from "@/lib/markets/schemas";
-import { CHANNEL_KINDS, channelName, type ChannelKind, type Signal } from "./channels";
+import { channelName, type ChannelKind, type Signal } from "./channels";
 import { getServerStatus, getStatus, subscribeChannel, subscribeStatus, type RealtimeStatus } from "./client";
 
 export function useRealtimeStatus(): RealtimeStatus {
@@ -33,7 +33,7 @@ export function useMarketChannel(slug: string): RealtimeStatus {
   });
 
   useEffect(() => {
-    const unsubscribe = CHANNEL_KINDS.map((kind) =>
+    const unsubscribe = (["price", "orderbook"] as const).map((kind) =>
       subscribeChannel(channelName(slug, kind), {
         onSignal: (signal) => handler.current(kind, signal),
         onResync: () => handler.current(kind),

@@ -11,6 +11,7 @@ import {
   type MarketRow,
   type SeedContext,
   type SeedOptions,
+  type TradeRow,
   generateComments,
   generateExternalBooks,
   generateMarket,
@@ -20,6 +21,7 @@ import {
   seedContext,
   volumeString,
 } from "./generate";
+import { heavyTrades, heavyVolume, isHeavyTarget } from "./heavy";
 
 export const SEED_TABLES = ["users", "markets", "outcomes", "comments", "orders", "trades", "external_books"] as const;
 export type SeedTable = (typeof SEED_TABLES)[number];
@@ -37,6 +39,11 @@ export interface SeedDatabaseOptions extends Partial<SeedOptions> {
   onProgress?: (p: SeedProgress) => void;
   /** Empty the data tables first, in the same transaction: a failed seed leaves the old data. */
   reset?: boolean;
+  /**
+   * Scale tests: this many more trades on the first outcome of the first ACTIVE native market
+   * (lib/seed/heavy.ts); 0 or absent for none. The default demo stays as it is.
+   */
+  heavyTrades?: number;
   /**
    * COPY with indexes and foreign keys rebuilt after the load (default), or batched multi-row
    * INSERTs into the fully indexed tables (false). COPY is the default at every size: the default
@@ -173,7 +180,7 @@ const marketRow = (m: MarketRow): Row => [
  * (total_volume, comments_count, total_liquidity) are summed here in exact integer units, so the
  * market rows are written final and the closing check in SQL finds nothing to correct.
  */
-function chunkRows(ctx: SeedContext, markets: MarketRow[]): Record<Exclude<SeedTable, "users">, Row[]> {
+function chunkRows(ctx: SeedContext, markets: MarketRow[], heavy?: { market: MarketRow; volume: number }): Record<Exclude<SeedTable, "users">, Row[]> {
   const rows = { markets: [] as Row[], outcomes: [] as Row[], comments: [] as Row[], orders: [] as Row[], trades: [] as Row[], external_books: [] as Row[] };
   for (const m of markets) {
     for (const o of m.outcomes)
@@ -210,9 +217,9 @@ function chunkRows(ctx: SeedContext, markets: MarketRow[]): Record<Exclude<SeedT
       for (const l of [...b.bids, ...b.asks]) liquidity += Math.round(Number(l.price) * 1000) * Math.round(Number(l.shares) * 100);
       rows.external_books.push([b.outcome_id, new Json(b.bids), new Json(b.asks), b.updated_at]);
     });
-    const volume = generateTrades(ctx, m, (t) =>
-      rows.trades.push([t.id, t.market_id, t.outcome_id, t.price, t.shares, t.maker_user_id, t.taker_user_id, t.executed_at]),
-    );
+    const volume =
+      generateTrades(ctx, m, (t) => rows.trades.push([t.id, t.market_id, t.outcome_id, t.price, t.shares, t.maker_user_id, t.taker_user_id, t.executed_at])) +
+      (heavy?.market === m ? heavy.volume : 0);
     m.total_volume = volumeString(volume);
     rows.markets.push([...marketRow(m), String(comments), volumeString(liquidity)]);
   }
@@ -224,6 +231,10 @@ const copyText = (v: string) =>
   /[\\\t\n\r]/.test(v) ? v.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r")) : v;
 const copyValue = (v: Value) =>
   v === null ? "\\N" : typeof v === "string" ? copyText(v) : Array.isArray(v) ? copyText(pgArray(v)) : copyText(JSON.stringify(v.value));
+
+function* tradeRows(trades: Iterable<TradeRow>): Generator<Row> {
+  for (const t of trades) yield [t.id, t.market_id, t.outcome_id, t.price, t.shares, t.maker_user_id, t.taker_user_id, t.executed_at];
+}
 
 /** Joins rows into ~256 kB text chunks so the stream moves few, large buffers. */
 function* copyChunks(rows: Iterable<Row>, count: () => void): Generator<string> {
@@ -356,6 +367,7 @@ export async function seedDatabase(sql: Sql, opts: SeedDatabaseOptions = {}): Pr
     const tx = tx_ as unknown as Sql;
     await liftBounds(tx); // seeding 100k markets runs for minutes
     if (opts.reset) await resetDatabase(tx);
+    let heavyLeft = opts.heavyTrades ?? 0;
     const load = async () => {
       const tLoad = Date.now();
       const users = (function* () {
@@ -368,15 +380,26 @@ export async function seedDatabase(sql: Sql, opts: SeedDatabaseOptions = {}): Pr
       for (let from = 0; from < ctx.markets; from += CHUNK) {
         const markets: MarketRow[] = [];
         for (let i = from; i < Math.min(ctx.markets, from + CHUNK); i++) markets.push(generateMarket(ctx, i));
-        const chunk = chunkRows(ctx, markets);
+        const target = heavyLeft ? markets.find(isHeavyTarget) : undefined;
+        const heavy = target && { market: target, volume: heavyVolume(ctx, target, heavyLeft) };
+        const chunk = chunkRows(ctx, markets, heavy);
         for (const table of SEED_TABLES) {
           if (table === "users") continue;
           const n = await writeTable(tx, table, chunk[table], copy);
           counts[table] += n;
           rows += n;
         }
+        if (heavy) {
+          const tHeavy = Date.now();
+          const n = await writeTable(tx, "trades", tradeRows(heavyTrades(ctx, heavy.market, heavyLeft)), copy);
+          counts.trades += n;
+          rows += n;
+          heavyLeft = 0;
+          log(`  heavy: ${n.toLocaleString("en-US")} trades on ${heavy.market.slug} (outcome ${heavy.market.outcomes[0].id}) in ${secs(tHeavy)}`);
+        }
         opts.onProgress?.({ done: from + markets.length, total: ctx.markets, rows });
       }
+      if (heavyLeft) throw new Error("--heavy-trades: no ACTIVE native market with an hour of trading among the seeded markets");
       log(`  wrote ${rows.toLocaleString("en-US")} rows in ${secs(tLoad)}`);
     };
     const t0 = Date.now();

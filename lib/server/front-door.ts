@@ -1,9 +1,13 @@
 // What server.ts's http handler does before Next sees a request: the guard (lib/server/http-guard.ts)
 // and, on /v1, the per-client rate limit with its headers on every answer.
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BlockList } from "node:net";
-import { apiErrorAnswer, checkRequest, type Answer } from "./http-guard";
-import { clientAddress, clientKey, rateLimitHeaders, TokenBuckets, type RateLimitConfig } from "./rate-limit";
+import { apiErrorAnswer } from "@/lib/api/headers";
+import { checkRequest, type Answer } from "./http-guard";
+import { clientAddress, clientKey, rateLimitHeaders, type RateLimitConfig } from "./rate-limit";
+import { TokenBuckets } from "./token-bucket";
+import { requestCost } from "./request-cost";
 
 export interface FrontDoorOptions {
   /** null: no rate limit (RATE_LIMIT=off). */
@@ -25,9 +29,10 @@ export function frontDoor({ rateLimit, trustProxy }: FrontDoorOptions) {
     if (checked.api) res.setHeader("X-Content-Type-Options", "nosniff");
     if (checked.api && buckets) {
       const client = clientKey(clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy));
-      // Preflights are free (browsers cache them a day) but still report the state.
-      const decision = buckets.take(client, req.method === "OPTIONS" ? 0 : 1);
-      const headers = rateLimitHeaders(buckets.config, decision);
+      // Preflights are free (browsers cache them a day) but still report the state; a batch costs one per id,
+      // never more than a whole bucket (which would refuse it for ever).
+      const decision = buckets.take(client, Math.min(requestCost(req.method, req.url), buckets.limits.burst));
+      const headers = rateLimitHeaders(buckets.limits, decision);
       if (!decision.allowed) {
         send(req, res, apiErrorAnswer(429, "Too many requests", { ...headers, "Retry-After": String(decision.retryAfterS) }));
         return true;

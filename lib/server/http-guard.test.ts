@@ -24,7 +24,7 @@ describe("http guard – what never reaches Next", () => {
     ["TRACE", "/healthz", 405],
     ["TRACE", "/", 405],
     ["POST", "/markets/x", 405],
-    ["PATCH", "/api/sub-categories", 405],
+    ["PATCH", "/readyz", 405],
     ["GET", "/v1/markets/", 404],
     ["OPTIONS", "/v1/markets/", 404],
     ["GET", "/v1/", 404],

@@ -1,7 +1,8 @@
 // The checks server.ts runs on every request before Next sees it: requests Next would answer with a 500
 // (an undecodable path, TRACE) or with a redirect (a trailing slash on /v1), and /v1 paths that could
 // resolve outside /v1, get a 4xx here. /v1 answers carry the API's JSON error body and headers.
-import { errorBody } from "@/lib/api/errors";
+import "server-only";
+import { API_METHODS, apiErrorAnswer } from "@/lib/api/headers";
 
 export interface Answer {
   status: number;
@@ -16,26 +17,8 @@ export interface Checked {
   answer?: Answer;
 }
 
-/** The methods every /v1 path answers (preflights included). */
-export const API_METHODS = "GET, HEAD, OPTIONS";
 /** The methods pages, /docs and the internal routes answer: the app has no forms and no server actions. */
 export const SITE_METHODS = "GET, HEAD, OPTIONS";
-
-/** The headers of every /v1 error (as lib/api/route.ts sends them): never stored, varies by Accept, CORS open. */
-export function apiErrorAnswer(status: number, message: string | string[], headers: Record<string, string> = {}): Answer {
-  return {
-    status,
-    headers: {
-      "Content-Type": "application/json; charset=utf-8",
-      "Cache-Control": "no-store",
-      Vary: "Accept",
-      "Access-Control-Allow-Origin": "*",
-      "X-Content-Type-Options": "nosniff",
-      ...headers,
-    },
-    body: JSON.stringify(errorBody(status, message)),
-  };
-}
 
 function siteAnswer(status: number, text: string, headers: Record<string, string> = {}): Answer {
   return {

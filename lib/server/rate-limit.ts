@@ -1,115 +1,29 @@
-// Per-client token buckets for /v1, held in this process's memory: a bucket holds up to `burst` tokens,
-// refills at `rps` tokens a second, and every request takes one. Checked on every /v1 request before
-// Next runs, so it is a Map lookup and some arithmetic, never I/O.
+// The /v1 rate limit: one token bucket per client (lib/server/token-bucket.ts) in this process's memory,
+// every request takes one; who the client is (TRUST_PROXY, X-Forwarded-For) and the RateLimit headers.
+import "server-only";
 import { BlockList, isIP } from "node:net";
+import { config, type Config } from "@/lib/config";
+import type { Decision, KeyedLimits } from "./token-bucket";
 
-export interface RateLimitConfig {
-  /** Sustained requests per second per client. */
-  rps: number;
-  /** Requests a client may make at once after being idle. */
-  burst: number;
-  /** Buckets kept at most; past it, the clients seen first are forgotten first. */
-  maxClients: number;
-}
+/** Requests a client may make at once (`burst`), per second after that (`ratePerS`), clients kept (`maxKeys`). */
+export type RateLimitConfig = KeyedLimits;
 
-export const RATE_LIMIT_DEFAULTS: RateLimitConfig = { rps: 50, burst: 100, maxClients: 100_000 };
+export const RATE_LIMIT_DEFAULTS: RateLimitConfig = { ratePerS: 50, burst: 100, maxKeys: 100_000 };
 
-/** RATE_LIMIT=off (or 0/false) switches limiting off: null. Bad numbers are a startup error, not a silent default. */
-export function rateLimitConfig(env: Record<string, string | undefined> = process.env): RateLimitConfig | null {
-  if (["off", "0", "false"].includes((env.RATE_LIMIT ?? "").toLowerCase())) return null;
-  const positive = (name: string, fallback: number) => {
-    const raw = env[name];
-    if (raw === undefined || raw === "") return fallback;
-    const n = Number(raw);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
-    return n;
-  };
-  const rps = positive("RATE_LIMIT_RPS", RATE_LIMIT_DEFAULTS.rps);
-  const burst = Math.max(1, Math.floor(positive("RATE_LIMIT_BURST", Math.max(RATE_LIMIT_DEFAULTS.burst, rps))));
-  return { rps, burst, maxClients: Math.floor(positive("RATE_LIMIT_MAX_CLIENTS", RATE_LIMIT_DEFAULTS.maxClients)) };
-}
-
-export interface Decision {
-  allowed: boolean;
-  /** Whole tokens left after this request. */
-  remaining: number;
-  /** Seconds until the bucket is full again. */
-  resetS: number;
-  /** Seconds until the next token, when refused. */
-  retryAfterS: number;
-}
-
-interface Bucket {
-  tokens: number;
-  at: number;
-}
-
-export class TokenBuckets {
-  private readonly buckets = new Map<string, Bucket>();
-  private readonly fillS: number;
-  private sweptAt: number;
-
-  constructor(
-    readonly config: RateLimitConfig,
-    private readonly now: () => number = () => performance.now() / 1000,
-  ) {
-    this.fillS = config.burst / config.rps;
-    this.sweptAt = now();
-  }
-
-  get size() {
-    return this.buckets.size;
-  }
-
-  /** Takes `cost` tokens (0 only reads the state, as for preflights) from the client's bucket. */
-  take(key: string, cost = 1): Decision {
-    const now = this.now();
-    const { rps, burst } = this.config;
-    const bucket = this.buckets.get(key);
-    let tokens = bucket ? Math.min(burst, bucket.tokens + (now - bucket.at) * rps) : burst;
-    const allowed = tokens >= cost;
-    if (allowed) tokens -= cost;
-    // Updated in place (no delete and re-insert: a Map's deleted slots slow every later scan).
-    if (bucket) {
-      bucket.tokens = tokens;
-      bucket.at = now;
-    } else if (tokens < burst) {
-      // A full bucket is the same as none: only clients that spent something are remembered.
-      this.buckets.set(key, { tokens, at: now });
-      if (this.buckets.size > this.config.maxClients) this.evict(now, true);
-    }
-    if (now - this.sweptAt >= Math.max(1, this.fillS)) this.evict(now, false);
-    return {
-      allowed,
-      remaining: Math.floor(tokens),
-      resetS: Math.ceil((burst - tokens) / rps),
-      retryAfterS: allowed ? 0 : Math.max(1, Math.ceil((cost - tokens) / rps)),
-    };
-  }
-
-  /**
-   * Drops every bucket that has refilled (idle for a full refill): a scan at most once per refill
-   * period, so O(1) per request on average. Over maxClients with everyone active, the clients seen
-   * first are forgotten until it fits.
-   */
-  private evict(now: number, overfull: boolean) {
-    this.sweptAt = now;
-    for (const [key, bucket] of this.buckets) if (now - bucket.at >= this.fillS) this.buckets.delete(key);
-    if (!overfull) return;
-    for (const key of this.buckets.keys()) {
-      if (this.buckets.size <= this.config.maxClients) break;
-      this.buckets.delete(key);
-    }
-  }
+/** RATE_LIMIT=off switches limiting off: null. The burst defaults to max(100, RATE_LIMIT_RPS). */
+export function rateLimitConfig(c: Config = config()): RateLimitConfig | null {
+  if (!c.RATE_LIMIT) return null;
+  const ratePerS = c.RATE_LIMIT_RPS;
+  return { ratePerS, burst: c.RATE_LIMIT_BURST ?? Math.floor(Math.max(RATE_LIMIT_DEFAULTS.burst, ratePerS)), maxKeys: c.RATE_LIMIT_MAX_CLIENTS };
 }
 
 /**
  * The `RateLimit-Policy` and `RateLimit` fields of draft-ietf-httpapi-ratelimit-headers (-10/-11), as
- * structured-field lists: a bucket of `burst` tokens refilling in burst/rps seconds reads as a quota of
+ * structured-field lists: a bucket of `burst` tokens refilling in burst/ratePerS seconds reads as a quota of
  * q=burst requests per window w; `r` is what is left, `t` the seconds until it is all back.
  */
 export function rateLimitHeaders(config: RateLimitConfig, d: Decision): Record<string, string> {
-  const window = Math.max(1, Math.round(config.burst / config.rps));
+  const window = Math.max(1, Math.round(config.burst / config.ratePerS));
   return {
     "RateLimit-Policy": `"v1";q=${config.burst};w=${window}`,
     RateLimit: `"v1";r=${d.remaining};t=${d.resetS}`,
@@ -123,16 +37,13 @@ const KEYWORDS: Record<string, string[]> = {
 };
 
 /**
- * TRUST_PROXY: comma-separated addresses, CIDR ranges or the keywords loopback, private, linklocal,
- * naming the proxies whose X-Forwarded-For is believed. Unset: nobody's is.
+ * TRUST_PROXY: addresses, CIDR ranges or the keywords loopback, private, linklocal, naming the proxies
+ * whose X-Forwarded-For is believed. None: nobody's is.
  */
-export function trustedProxies(value: string | undefined): BlockList | null {
-  if (!value?.trim()) return null;
+export function trustedProxies(tokens: string[] = config().TRUST_PROXY): BlockList | null {
+  if (!tokens.length) return null;
   const list = new BlockList();
-  for (const token of value
-    .split(",")
-    .map((t) => t.trim())
-    .filter(Boolean)) {
+  for (const token of tokens) {
     for (const entry of KEYWORDS[token.toLowerCase()] ?? [token]) {
       const [address, prefix] = entry.split("/");
       const family = isIP(address);

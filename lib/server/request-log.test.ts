@@ -1,16 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { logRequest, requestLogEnabled } from "./request-log";
-
-describe("requestLogEnabled – on unless LOG_REQUESTS switches it off", () => {
-  it.each([
-    [undefined, true],
-    ["1", true],
-    ["0", false],
-    ["false", false],
-  ])("LOG_REQUESTS=%s → %s", (value, expected) => expect(requestLogEnabled(value === undefined ? {} : { LOG_REQUESTS: value })).toBe(expected));
-});
+import { logRequest } from "./request-log";
 
 describe("logRequest – one JSON line per request, over a real http server", () => {
   it("writes method, path without query, status and duration once the response is done", async () => {

@@ -1,10 +1,7 @@
 // One structured JSON line per HTTP request on stdout (method, path, status, duration), for log
-// pipelines. On by default; LOG_REQUESTS=0 switches it off (the test server does).
+// pipelines. On by default; LOG_REQUESTS=0 switches it off (the test server does; lib/config.ts).
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
-
-export function requestLogEnabled(env: Record<string, string | undefined> = process.env) {
-  return env.LOG_REQUESTS !== "0" && env.LOG_REQUESTS !== "false";
-}
 
 export function logRequest(req: IncomingMessage, res: ServerResponse, write: (line: string) => void = (l) => process.stdout.write(l)) {
   const started = process.hrtime.bigint();

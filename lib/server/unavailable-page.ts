@@ -1,5 +1,6 @@
 // While the database is away, the pages that read it answer a calm 503 page at once (with Retry-After),
 // before Next starts streaming: a streamed page's status is fixed at 200 by then.
+import "server-only";
 import type http from "node:http";
 import { breaker } from "../db/breaker";
 

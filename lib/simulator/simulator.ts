@@ -4,6 +4,7 @@
 // every tick into push signals, exactly as for imports.
 import { randomUUID } from "node:crypto";
 import type postgres from "postgres";
+import { config } from "@/lib/config";
 import type { Sql } from "../db/client";
 import { nextProbabilities, orderSizeCents, passivePrice, priceString, sharesString, toCents, toMilli, type Rng } from "./pricing";
 
@@ -151,7 +152,7 @@ async function candidateMarkets(sql: Sql, slugs?: string[]) {
 
 export function startSimulator(sql: Sql, options: SimulatorOptions = {}): () => Promise<void> {
   const log = options.log ?? ((m: string) => console.log(`[simulator] ${m}`));
-  const rate = options.ratePerSecond ?? Number(process.env.SIMULATE_RATE ?? 2);
+  const rate = options.ratePerSecond ?? config().SIMULATE_RATE;
   const rng = options.rng ?? Math.random;
   if (!(rate > 0)) throw new Error(`simulator rate must be > 0 ticks per second, got ${rate}`);
   const interval = 1000 / rate;

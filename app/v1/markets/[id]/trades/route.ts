@@ -1,0 +1,12 @@
+// GET /v1/markets/{id}/trades – the market's trade tape, newest first, walked by cursor
+import { parseQuery, searchParamsOf } from "@/lib/api/query";
+import { preflight, route } from "@/lib/api/route";
+import { camelTradeTape } from "@/lib/markets/camel";
+import { getTrades } from "@/lib/markets/cache";
+import { tradesQuery } from "@/lib/markets/schemas";
+
+export const GET = route({ cache: "trades", camel: camelTradeTape }, async (req, { params }) => {
+  const query = parseQuery(tradesQuery, searchParamsOf(req));
+  return getTrades({ id: (await params).id, ...query });
+});
+export const OPTIONS = preflight;

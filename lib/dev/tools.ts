@@ -1,0 +1,24 @@
+// Small helpers of the scripts, the tests and the embedded database, kept in one place. Nothing under
+// app/ imports this module, so it never reaches a Next bundle.
+import net from "node:net";
+
+/** A port nobody listens on at the moment (the OS picks it; closed again before it is returned). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The nearest-rank `p`th percentile (0–100) of numbers sorted ascending; undefined when there are none. */
+export function percentile(sorted: readonly number[], p: number): number | undefined {
+  if (!sorted.length) return undefined;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}

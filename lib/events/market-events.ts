@@ -1,0 +1,80 @@
+// The database's announcements of committed changes: the one definition of their kinds and fields.
+// Triggers (migrations 0002, 0006) send NOTIFY market_events with a JSON payload; the change stream
+// (./change-stream.ts) parses each one once, here, and hands the typed event to every consumer (the
+// response cache drops what it touched, the push channels signal their rooms).
+import { z } from "zod";
+import type { ChannelKind } from "../realtime/channels";
+
+export const NOTIFY_CHANNEL = "market_events";
+
+/**
+ * Every kind the triggers send and what it stands for. The SQL spells them too (a test checks that the
+ * migrations send exactly these); the push channels map some of them to channel kinds (`pushKindOf`).
+ */
+export const EVENT_KINDS = {
+  trade: "new trades of an outcome (outcome set)",
+  trade_edit: "trades of an outcome corrected or deleted (outcome set)",
+  price: "an outcome's probability or name (outcome set); a market's visible fields (outcome null)",
+  orderbook: "an outcome's resting orders or a venue's book (outcome set)",
+  detail: "comments, counters and an outcome's other columns: what the market page and the lists show",
+  market: "outcomes added or removed; a market renamed, re-sourced or deleted (sent under old and new slug)",
+  list: "markets added: only lists (and slug look-ups) can show them",
+  flush: "users changed or a table truncated: anything may have changed",
+} as const satisfies Record<string, string>;
+export type EventKind = keyof typeof EVENT_KINDS;
+const KINDS = Object.keys(EVENT_KINDS) as [EventKind, ...EventKind[]];
+
+/** One committed change, as every consumer sees it. */
+export interface MarketEvent {
+  kind: EventKind;
+  /** The market's slug; null for statement-wide kinds (`list`, `flush`). */
+  slug: string | null;
+  marketId: string | null;
+  /** The outcome it concerns; null when it concerns several outcomes or the market itself. */
+  outcomeId: string | null;
+}
+
+/** The wire form: `{k, s?, m?, o?}` (kind, slug, market id, outcome id); kept short, NOTIFY payloads are capped at 8 kB. */
+const wire = z.object({
+  k: z.string(),
+  s: z.string().nullish(),
+  m: z.string().nullish(),
+  o: z.string().nullish(),
+});
+
+/** The listener's own heartbeat travels on the same channel; it is never an event. */
+const PING = "ping";
+export const pingPayload = (id: string) => JSON.stringify({ k: PING, n: id });
+
+/**
+ * A NOTIFY payload as an event; null for pings and anything that is not ours. A kind this build does not
+ * know (a newer migration's) is read as `flush`: a consumer that cannot tell what changed assumes anything did.
+ */
+export function parseMarketEvent(payload: string): MarketEvent | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(payload);
+  } catch {
+    return null;
+  }
+  const parsed = wire.safeParse(raw);
+  if (!parsed.success || parsed.data.k === PING) return null;
+  const { k, s, m, o } = parsed.data;
+  const kind = (KINDS as string[]).includes(k) ? (k as EventKind) : "flush";
+  return { kind, slug: s ?? null, marketId: m ?? null, outcomeId: o ?? null };
+}
+
+/** The push channels an event signals (docs/api.md "Push channels"): a trade moves the price and the tape. */
+export function pushKindsOf(event: MarketEvent): readonly ChannelKind[] {
+  if (event.slug === null) return [];
+  switch (event.kind) {
+    case "trade":
+    case "trade_edit":
+      return ["price", "trades"];
+    case "price":
+    case "orderbook":
+      return [event.kind];
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,72 @@
+// State that must exist once per process, and how errors are recognised across bundles.
+//
+// Why: server.ts runs outside Next (under tsx), and Next bundles route handlers and pages separately, so
+// a module-level variable exists once per bundle (and once more in server.ts). Whatever one part of the
+// process sets and another reads must live on globalThis; every such piece is listed here, with why, and
+// nothing else in the code touches globalThis.
+import "server-only";
+import type { AsyncLocalStorage } from "node:async_hooks";
+import type { RequestCacheStatus } from "@/lib/cache/request-status";
+import type { ResponseCache } from "@/lib/cache/response-cache";
+import type { Config } from "@/lib/config";
+import type { Breaker } from "@/lib/db/breaker";
+import type { Sql } from "@/lib/db/client";
+import type { ReadRouter } from "@/lib/db/replicas";
+
+export interface ProcessState {
+  /** The validated environment (lib/config.ts): parsed once; server.ts sets the embedded cluster's URL into it before Next loads. */
+  config: Config;
+  /** The request pool (lib/db/client.ts): one pool for server.ts, scripts and every bundle (and dev reloads do not leak pools). */
+  sql: Sql;
+  /** The replica read router (lib/db/client.ts): one set of replica pools and probes, whoever reads first. */
+  reads: ReadRouter;
+  /** The circuit breaker (lib/db/breaker.ts): an outage one bundle (or the listener in server.ts) sees answers 503 in all. */
+  breaker: Breaker;
+  /** The WAL position announced (lib/db/consistency.ts): server.ts notes it as NOTIFYs arrive, the route handlers' reads wait for it. */
+  commitPosition: { lsn: bigint };
+  /** The response cache (lib/markets/cache.ts): server.ts invalidates it from the NOTIFY stream, routes and pages read it. */
+  marketsCache: ResponseCache;
+  /** The cache status of the current request (lib/cache/request-status.ts): the cache reports into it, the /v1 wrapper reads it. */
+  cacheStatus: AsyncLocalStorage<RequestCacheStatus>;
+}
+
+type Key = keyof ProcessState;
+
+// One symbol for the whole registry: Symbol.for gives every bundle the same one.
+const STATE = Symbol.for("markets.process-state");
+const registry = ((globalThis as Record<symbol, unknown>)[STATE] ??= {}) as Partial<ProcessState>;
+
+/** The process's one `key`, made by `create` the first time any bundle asks. */
+export function shared<K extends Key>(key: K, create: () => ProcessState[K]): ProcessState[K] {
+  return (registry[key] ??= create()) as ProcessState[K];
+}
+
+/** The process's `key` if something made it already. */
+export function peekShared<K extends Key>(key: K): ProcessState[K] | undefined {
+  return registry[key];
+}
+
+/** Forgets `key` (a closed pool, a config to parse again) and returns what it was. */
+export function dropShared<K extends Key>(key: K): ProcessState[K] | undefined {
+  const value = registry[key];
+  delete registry[key];
+  return value;
+}
+
+// ------------------------------------------------------------------ errors across bundles
+
+/**
+ * An error class whose instances are recognised in every bundle. A class exists once per bundle, so
+ * `instanceof` misses an error thrown by another bundle's copy (a load of the shared response cache begun
+ * by a page and joined by a route handler), and minifiers rename classes, so `constructor.name` cannot
+ * be trusted either: each such class states its `errorName` as a string literal and sets `this.name` to it.
+ */
+export interface NamedErrorClass<T extends Error> {
+  readonly errorName: string;
+  new (...args: never[]): T;
+}
+
+/** The one way to ask "is this a T?" of an error that may come from another bundle. */
+export function isErrorOf<T extends Error>(err: unknown, cls: NamedErrorClass<T>): err is T {
+  return err instanceof cls || (err instanceof Error && err.name === cls.errorName);
+}
