@@ -116,7 +116,7 @@ try {
       console.log(`${interval.padEnd(10)} ${String(candles).padStart(8)} ${fmt(pct(times, 50))} ${fmt(pct(times, 99))} ${fmt(Math.max(...times))}`);
     }
 
-    console.log(`\nbatch: ${BATCH} outcomes × ${BATCH_TRADES.toLocaleString("en")} trades, one query (GET /v1/candles without the cache)`);
+    console.log(`\nbatch: ${BATCH} outcomes × ${BATCH_TRADES.toLocaleString("en")} trades, getCandleSets: the one query GET /v1/candles makes for its misses`);
     console.log(`${"interval".padEnd(10)} ${"candles".padStart(8)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"max".padStart(8)}`);
     for (const interval of ["1h", "1m", "1d"] as const) {
       const times: number[] = [];
