@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import { closeDb, db } from "../lib/db/client";
 import { resolveDatabase } from "../lib/db/embedded";
+import { sampleTimes } from "../lib/dev/tools";
 import { getOrderBook, getOrderBooks, listTrades, outcomesById } from "../lib/markets/queries";
 import { encodeTradeCursor } from "../lib/markets/trade-cursor";
 
@@ -18,37 +19,22 @@ const limit = Number(args.limit ?? 100);
 const database = await resolveDatabase({ log: (m) => console.error(m) });
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
-async function time(name: string, run: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {
-  for (let i = 0; i < 5; i++) await run(); // warm-up: plans cached, pages in memory
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await run();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
+function report(name: string, times: number[]) {
   const r = { p50: quantile(times, 0.5), p99: quantile(times, 0.99) };
   console.log(`${name.padEnd(58)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)}`);
   return r;
 }
 
+// Warm-up of 5: plans cached, pages in memory.
+async function time(name: string, run: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {
+  const [times] = await sampleTimes([run], { runs, warmup: 5 });
+  return report(name, times);
+}
+
 /** Two cases run alternately, run for run, so that a machine shared with other work slows both alike. */
 async function timePair(names: [string, string], runs2: [() => Promise<unknown>, () => Promise<unknown>]) {
-  for (let i = 0; i < 5; i++) for (const run of runs2) await run();
-  const times: [number[], number[]] = [[], []];
-  for (let i = 0; i < runs; i++) {
-    for (const k of [0, 1] as const) {
-      const t0 = performance.now();
-      await runs2[k]();
-      times[k].push(performance.now() - t0);
-    }
-  }
-  return times.map((t, k) => {
-    t.sort((a, b) => a - b);
-    const r = { p50: quantile(t, 0.5), p99: quantile(t, 0.99) };
-    console.log(`${names[k].padEnd(58)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)}`);
-    return r;
-  }) as [{ p50: number; p99: number }, { p50: number; p99: number }];
+  const times = await sampleTimes(runs2, { runs, warmup: 5 });
+  return times.map((t, k) => report(names[k], t)) as [{ p50: number; p99: number }, { p50: number; p99: number }];
 }
 
 try {

@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import { closeDb, db } from "../lib/db/client";
 import { resolveDatabase } from "../lib/db/embedded";
+import { sampleTimes } from "../lib/dev/tools";
 import { getMarket, listMarkets } from "../lib/markets/queries";
 import { marketListQuery } from "../lib/markets/schemas";
 
@@ -39,14 +40,7 @@ try {
   console.log(`${"case".padEnd(44)} ${"median".padStart(8)} ${"max".padStart(8)}`);
   for (const [name, run] of cases) {
     if (args.only && !name.includes(args.only)) continue;
-    await run();
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const t0 = performance.now();
-      await run();
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
+    const [times] = await sampleTimes([run], { runs });
     console.log(`${name.padEnd(44)} ${times[Math.floor(times.length / 2)].toFixed(1).padStart(8)} ${times[times.length - 1].toFixed(1).padStart(8)}`);
   }
 } finally {

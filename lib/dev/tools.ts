@@ -22,3 +22,21 @@ export function percentile(sorted: readonly number[], p: number): number | undef
   if (!sorted.length) return undefined;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
+
+/**
+ * Times `cases` (run one after another in each round, so that a machine shared with other work slows them
+ * alike): `warmup` rounds first, then `runs`; returns each case's milliseconds, sorted ascending.
+ */
+export async function sampleTimes(cases: ReadonlyArray<() => Promise<unknown>>, { runs, warmup = 1 }: { runs: number; warmup?: number }): Promise<number[][]> {
+  for (let i = 0; i < warmup; i++) for (const run of cases) await run();
+  const times = cases.map(() => [] as number[]);
+  for (let i = 0; i < runs; i++) {
+    for (const [k, run] of cases.entries()) {
+      const t0 = performance.now();
+      await run();
+      times[k].push(performance.now() - t0);
+    }
+  }
+  for (const t of times) t.sort((a, b) => a - b);
+  return times;
+}
