@@ -97,3 +97,8 @@ export function camelPriceHistory(h: PriceHistory): PriceHistory {
 export function camelTradeTape(t: TradeTape): CamelTradeTape {
   return { trades: t.trades.map((trade) => camelKeys(trade)), nextCursor: t.next_cursor, newestCursor: t.newest_cursor };
 }
+
+/** A page of book changes in the variant: only the envelope's key changes (changes carry no snake_case keys). */
+export function camelBookChanges(p: { changes: unknown[]; next_version: number | null }) {
+  return { changes: p.changes, nextVersion: p.next_version };
+}
