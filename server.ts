@@ -14,6 +14,7 @@ import { resolveDatabase } from "./lib/db/embedded";
 import { migrate } from "./lib/db/migrate";
 import { createChangeStream } from "./lib/events/change-stream";
 import { cacheInvalidation, getBookVersions, getTrades, getVersionedOrderBook } from "./lib/markets/cache";
+import { startBookLogSweeper } from "./lib/markets/book-log-sweeper";
 import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
 import { isErrorOf } from "./lib/process-state";
 import { attachRealtime } from "./lib/realtime/server";
@@ -136,6 +137,7 @@ async function main() {
   started.push({ what: "the push channels", stop: closeRealtime });
   await changes.start();
   started.push({ what: "the trending sweeper", stop: startTrendingSweeper(sql) });
+  started.push({ what: "the book log sweeper", stop: startBookLogSweeper(sql) });
   if (args.has("--simulate") || SIMULATE) {
     const { startSimulator } = await import("./lib/simulator/simulator");
     started.push({ what: "the simulator", stop: startSimulator(sql, { log }) });
