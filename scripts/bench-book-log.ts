@@ -75,10 +75,9 @@ async function makeMarket() {
 type Side = Map<number, number>;
 const fmt = (side: "b" | "a", p: number, s: number) => `${side} ${(p / 1000).toFixed(3)} ${(s / 100).toFixed(2)}`;
 const text = (bids: Side, asks: Side) =>
-  [
-    ...[...bids].sort((x, y) => y[0] - x[0]).map(([p, s]) => fmt("b", p, s)),
-    ...[...asks].sort((x, y) => x[0] - y[0]).map(([p, s]) => fmt("a", p, s)),
-  ].join(",");
+  [...[...bids].sort((x, y) => y[0] - x[0]).map(([p, s]) => fmt("b", p, s)), ...[...asks].sort((x, y) => x[0] - y[0]).map(([p, s]) => fmt("a", p, s))].join(
+    ",",
+  );
 
 async function recordChanges(outcome: string) {
   const t0 = Date.now();
@@ -190,10 +189,7 @@ try {
   console.log(`checked the book at ${sim.checks.size} random versions against the simulation: ${wrong ? `${wrong} WRONG` : "all equal"}`);
   for (const [name, run] of [
     ["book at a random moment (1 snapshot + < 200 changes)", () => getBookAt({ ...key, ts: unix(sim.start + rnd() * (sim.end - sim.start)) })],
-    [
-      "a page of 1,000 changes from a random version",
-      () => getBookChanges({ ...key, fromVersion: 1 + Math.floor(rnd() * (CHANGES - 1000)), limit: 1000 }),
-    ],
+    ["a page of 1,000 changes from a random version", () => getBookChanges({ ...key, fromVersion: 1 + Math.floor(rnd() * (CHANGES - 1000)), limit: 1000 })],
     [
       "a page of 1,000 changes from a random moment (startTs)",
       () => getBookChanges({ ...key, startTs: unix(sim.start + rnd() * (sim.end - sim.start) * 0.99), limit: 1000 }),
@@ -228,11 +224,15 @@ try {
   console.log(`  record on                 ${med(rates.on).toFixed(0).padStart(7)}`);
   console.log(`  record off (versions kept) ${med(rates.off).toFixed(0).padStart(6)}`);
   console.log(`  no book triggers at all   ${med(rates.none).toFixed(0).padStart(7)}`);
-  console.log(`  on / off = ${(med(rates.on) / med(rates.off)).toFixed(2)} (target ≥ 0.70); on / no book triggers = ${(med(rates.on) / med(rates.none)).toFixed(2)}`);
+  console.log(
+    `  on / off = ${(med(rates.on) / med(rates.off)).toFixed(2)} (target ≥ 0.70); on / no book triggers = ${(med(rates.on) / med(rates.none)).toFixed(2)}`,
+  );
 
   // ---- 4. storage
-  const per = (bytes: number) => `${((bytes / CHANGES) * 1_000_000 / 1024 / 1024).toFixed(1)} MB`;
-  console.log(`\nstorage per 1,000,000 changes: book_changes ${per(size.changes)} + book_snapshots ${per(size.snapshots)} = ${per(size.changes + size.snapshots)} (tables and indexes)`);
+  const per = (bytes: number) => `${(((bytes / CHANGES) * 1_000_000) / 1024 / 1024).toFixed(1)} MB`;
+  console.log(
+    `\nstorage per 1,000,000 changes: book_changes ${per(size.changes)} + book_snapshots ${per(size.snapshots)} = ${per(size.changes + size.snapshots)} (tables and indexes)`,
+  );
 } finally {
   await sql.end();
   await closeDb();

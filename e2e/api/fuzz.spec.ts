@@ -95,6 +95,8 @@ const KEYS = [
   "before",
   "after",
   "outcomeIds",
+  "ts",
+  "fromVersion",
 ];
 const METHODS: [string, number][] = [
   ["GET", 70],
@@ -182,6 +184,8 @@ function target(rng: Rng, known: Known): string {
     [() => `/v1/markets/slug/${p()}/${rng.pick(["orderbook", "prices-history"])}`, 6],
     [() => `/v1/markets/${p()}/trades`, 3],
     [() => `/v1/markets/slug/${p()}/trades`, 2],
+    [() => `/v1/markets/${p()}/orderbook/${rng.pick(["at", "changes"])}`, 3],
+    [() => `/v1/markets/slug/${p()}/orderbook/${rng.pick(["at", "changes"])}`, 2],
     [() => rng.pick(["/v1/orderbooks", "/v1/prices-history"]), 3],
     [() => "/v1/openapi.json", 1],
     [() => `/v1/${p()}`, 3],

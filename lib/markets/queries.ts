@@ -591,7 +591,10 @@ export const BOOK_SNAPSHOT_EVERY = 200;
 /** A time as the log prints it: ISO 8601 in UTC with microseconds. */
 const isoMicros = (sql: Sql, column: string) => sql.unsafe(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
 
-/** Unix seconds with up to six decimals (a validated string) as an ISO timestamp PostgreSQL reads exactly. */
+/**
+ * Unix seconds with up to six decimals (a validated string) as an ISO timestamp PostgreSQL reads exactly.
+ * Sent as text (`::text::timestamptz`): postgres.js serialises a timestamptz parameter through Date, to the ms.
+ */
 export function isoOfUnix(ts: string): string {
   const [sec, frac = ""] = ts.split(".");
   const base = new Date(Number(sec) * 1000).toISOString().slice(0, 19);
@@ -618,19 +621,19 @@ export async function getBookAt(params: MarketKey & { outcomeId: string; ts: str
   const rows = await sql<Row[]>`
     WITH h AS (SELECT version, changed_at FROM book_heads WHERE outcome_id = ${id}),
     s AS (SELECT version, at, version_at, levels FROM book_snapshots
-           WHERE outcome_id = ${id} AND at <= ${at}::timestamptz ORDER BY at DESC, version DESC LIMIT 1),
+           WHERE outcome_id = ${id} AND at <= ${at}::text::timestamptz ORDER BY at DESC, version DESC LIMIT 1),
     d AS (SELECT c.version, c.at, c.replace, c.levels FROM book_changes c, s
-           WHERE c.outcome_id = ${id} AND c.version > s.version AND c.version < s.version + ${BOOK_SNAPSHOT_EVERY} AND c.at <= ${at}::timestamptz),
+           WHERE c.outcome_id = ${id} AND c.version > s.version AND c.version < s.version + ${BOOK_SNAPSHOT_EVERY} AND c.at <= ${at}::text::timestamptz),
     n AS (SELECT c.version, c.at FROM book_changes c
            WHERE c.outcome_id = ${id} AND c.version > coalesce((SELECT max(version) FROM d), (SELECT version FROM s), 0)
            ORDER BY c.version LIMIT 1)
-    SELECT 'h' AS k, version::float8 AS version, ${isoMicros(sql, "changed_at")} AS at, changed_at <= ${at}::timestamptz AS le, NULL::boolean AS replace,
-           CASE WHEN changed_at <= ${at}::timestamptz THEN (SELECT coalesce(served, book_levels_text(${id})) FROM book_heads WHERE outcome_id = ${id}) END AS levels
+    SELECT 'h' AS k, version::float8 AS version, ${isoMicros(sql, "changed_at")} AS at, changed_at <= ${at}::text::timestamptz AS le, NULL::boolean AS replace,
+           CASE WHEN changed_at <= ${at}::text::timestamptz THEN (SELECT coalesce(served, book_levels_text(${id})) FROM book_heads WHERE outcome_id = ${id}) END AS levels
       FROM h
     UNION ALL SELECT 's', version::float8, ${isoMicros(sql, "version_at")}, NULL, NULL, levels FROM s
     UNION ALL SELECT 'd', version::float8, ${isoMicros(sql, "at")}, NULL, replace, levels FROM d
     UNION ALL SELECT 'n', version::float8, NULL, NULL, NULL, NULL FROM n
-    UNION ALL SELECT 'l', NULL, NULL, started_at <= ${at}::timestamptz, NULL, NULL FROM book_log_state`;
+    UNION ALL SELECT 'l', NULL, NULL, started_at <= ${at}::text::timestamptz, NULL, NULL FROM book_log_state`;
   const head = rows.find((r) => r.k === "h");
   const snapshot = rows.find((r) => r.k === "s");
   const deltas = rows.filter((r) => r.k === "d").sort((x, y) => x.version! - y.version!);
@@ -670,17 +673,17 @@ export async function getBookChanges(
   const o = await resolveOutcome(params, params.outcomeId);
   const sql = await readDb();
   const id = o.outcome_id;
-  const end = params.endTs === undefined ? sql`` : sql`AND c.at <= ${isoOfUnix(params.endTs)}::timestamptz`;
+  const end = params.endTs === undefined ? sql`` : sql`AND c.at <= ${isoOfUnix(params.endTs)}::text::timestamptz`;
   const from =
     params.fromVersion !== undefined
       ? sql`${params.fromVersion}::bigint`
       : sql`(SELECT coalesce(min(c.version), 9223372036854775807) FROM book_changes c, s
               WHERE c.outcome_id = ${id} AND c.version > s.v AND c.version <= s.v + ${BOOK_SNAPSHOT_EVERY}
-                AND c.at >= ${isoOfUnix(params.startTs ?? "0")}::timestamptz)`;
+                AND c.at >= ${isoOfUnix(params.startTs ?? "0")}::text::timestamptz)`;
   type Row = { version: number; at: string; replace: boolean; levels: string; head: number };
   const rows = await sql<Row[]>`
     WITH s AS (SELECT coalesce((SELECT version FROM book_snapshots
-                                 WHERE outcome_id = ${id} AND at < ${isoOfUnix(params.startTs ?? "0")}::timestamptz
+                                 WHERE outcome_id = ${id} AND at < ${isoOfUnix(params.startTs ?? "0")}::text::timestamptz
                                  ORDER BY at DESC, version DESC LIMIT 1), 0) AS v),
     f AS (SELECT ${from} AS v)
     SELECT c.version::float8 AS version, ${isoMicros(sql, "c.at")} AS at, c.replace, c.levels,

@@ -1,0 +1,15 @@
+import postgres from "postgres";
+import { getBookChanges } from "./lib/markets/queries";
+const sql = postgres(process.env.DATABASE_URL!, { max: 2 });
+const [o] = await sql`SELECT oc.id AS outcome_id, oc.market_id FROM outcomes oc JOIN markets m ON m.id = oc.market_id WHERE m.external_source IS NULL LIMIT 1`;
+const [u] = await sql`SELECT id FROM users LIMIT 1`;
+for (let i = 0; i < 25; i++) await sql`INSERT INTO orders (id, market_id, outcome_id, user_id, side, type, price, shares, filled_shares, status, created_at) VALUES (gen_random_uuid(), ${o.market_id}, ${o.outcome_id}, ${u.id}, 'BUY', 'LIMIT', ${(0.1 + i / 1000).toFixed(3)}, 10, 0, 'OPEN', now())`;
+const all = await getBookChanges({ id: o.market_id, outcomeId: o.outcome_id, fromVersion: 1, limit: 1000 });
+const n = all.changes.length;
+const a = all.changes[n - 15].at, b = all.changes[n - 5].at;
+const unixOf = (iso: string) => `${Date.parse(`${iso.slice(0, 19)}Z`) / 1000}.${iso.slice(20, 26)}`;
+console.log(a, b, unixOf(a), unixOf(b));
+const w = await getBookChanges({ id: o.market_id, outcomeId: o.outcome_id, startTs: unixOf(a), endTs: unixOf(b), limit: 1000 });
+console.log(w.changes.map((c) => c.version), all.changes[n - 15].version, all.changes[n - 5].version);
+console.log(await sql`SELECT at, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') FROM book_changes WHERE outcome_id = ${o.outcome_id} ORDER BY version DESC LIMIT 5`);
+await sql.end(); process.exit(0);
