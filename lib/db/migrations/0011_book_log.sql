@@ -43,7 +43,9 @@ CREATE TABLE book_heads (
   -- a mirrored outcome's served book as text (book_text order), null for a native one
   served           text,
   logged_version   bigint NOT NULL DEFAULT 0,
-  snapshot_version bigint NOT NULL DEFAULT 0
+  snapshot_version bigint NOT NULL DEFAULT 0,
+  -- the depth's best bid reaches its best ask: netting changes the served book beyond the prices written
+  crossed          boolean NOT NULL DEFAULT false
 );
 
 CREATE TABLE book_changes (
@@ -136,9 +138,13 @@ CREATE FUNCTION book_snapshot_every() RETURNS integer LANGUAGE sql IMMUTABLE AS 
 
 -- Brings the served books of these outcomes up to date with their sources (native: book_depth;
 -- mirrored: external_books) and, for each whose served book changed, advances its version and records
--- the change. Locks the heads in id order first.
-CREATE FUNCTION book_record(ids uuid[]) RETURNS void LANGUAGE plpgsql AS $$
+-- the change. Locks the heads in id order first. With `keys` (the prices a statement wrote), a native book
+-- whose depth is not crossed, before or after, is compared at those prices only: there the served book is
+-- the depth without dust, level by level. Otherwise the whole book is netted again and compared.
+CREATE FUNCTION book_record(ids uuid[], keys book_delta[] DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
+  fast boolean;
+  crossed_now boolean;
   o uuid;
   src text;          -- NULL: the outcome is gone; 'native' or 'venue'
   h book_heads;
@@ -165,8 +171,17 @@ BEGIN
     SELECT * INTO h FROM book_heads WHERE outcome_id = o;
     IF src = 'native' THEN
       replaced := h.served IS NOT NULL; -- it was mirrored: the whole book replaces the venue's
-      WITH n AS (SELECT * FROM book_netted(o)),
-           c AS (SELECT l.side, l.price, l.shares FROM book_levels l WHERE l.outcome_id = o),
+      crossed_now := coalesce((SELECT max(d.price) FROM book_depth d WHERE d.outcome_id = o AND d.side = 'BUY')
+                              >= (SELECT min(d.price) FROM book_depth d WHERE d.outcome_id = o AND d.side = 'SELL'), false);
+      fast := keys IS NOT NULL AND NOT replaced AND NOT h.crossed AND NOT crossed_now;
+      IF crossed_now IS DISTINCT FROM h.crossed THEN UPDATE book_heads SET crossed = crossed_now WHERE outcome_id = o; END IF;
+      WITH k AS (SELECT DISTINCT x.side, x.price FROM unnest(keys) x WHERE fast AND x.outcome_id = o),
+           n AS (SELECT x.side, x.price, x.shares FROM book_netted(o) x WHERE NOT fast
+                 UNION ALL
+                 SELECT d.side, d.price, d.shares FROM book_depth d JOIN k ON k.side = d.side AND k.price = d.price
+                  WHERE fast AND d.outcome_id = o AND d.shares > 0.05),
+           c AS (SELECT l.side, l.price, l.shares FROM book_levels l
+                  WHERE l.outcome_id = o AND (NOT fast OR EXISTS (SELECT 1 FROM k WHERE k.side = l.side AND k.price = l.price))),
            diff AS (
              SELECT coalesce(n.side, c.side) AS side, coalesce(n.price, c.price) AS price, coalesce(n.shares, 0.00) AS shares
                FROM n FULL JOIN c ON c.side = n.side AND c.price = n.price
@@ -225,7 +240,7 @@ BEGIN
   ON CONFLICT (outcome_id, side, price) DO UPDATE SET shares = b.shares + EXCLUDED.shares;
   DELETE FROM book_depth b USING unnest(deltas) d
    WHERE b.outcome_id = d.outcome_id AND b.side = d.side AND b.price = d.price AND b.shares = 0;
-  PERFORM book_record(ids);
+  PERFORM book_record(ids, deltas);
 END $$;
 
 -- Orders: what each statement added to and took from the resting LIMIT shares.
