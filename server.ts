@@ -13,7 +13,8 @@ import { closeDb, db } from "./lib/db/client";
 import { resolveDatabase } from "./lib/db/embedded";
 import { migrate } from "./lib/db/migrate";
 import { createChangeStream } from "./lib/events/change-stream";
-import { cacheInvalidation, getOrderBook, getTrades } from "./lib/markets/cache";
+import { cacheInvalidation, getBookVersions, getTrades, getVersionedOrderBook } from "./lib/markets/cache";
+import { startBookLogSweeper } from "./lib/markets/book-log-sweeper";
 import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
 import { isErrorOf } from "./lib/process-state";
 import { attachRealtime } from "./lib/realtime/server";
@@ -129,12 +130,14 @@ async function main() {
   // Push channels on the same port. A failure to attach is an error, not a silently missing feature.
   const closeRealtime = attachRealtime(server, {
     changes,
-    bookFor: REALTIME_PUSH_BOOK ? (slug, outcomeId) => getOrderBook({ slug, outcomeId }) : undefined,
+    bookFor: REALTIME_PUSH_BOOK ? (slug, outcomeId) => getVersionedOrderBook({ slug, outcomeId }) : undefined,
+    bookVersionsFor: (slug) => getBookVersions({ slug }),
     tapeFor: (slug, after, limit) => getTrades({ slug, after: after ?? undefined, limit }),
   });
   started.push({ what: "the push channels", stop: closeRealtime });
   await changes.start();
   started.push({ what: "the trending sweeper", stop: startTrendingSweeper(sql) });
+  started.push({ what: "the book log sweeper", stop: startBookLogSweeper(sql) });
   if (args.has("--simulate") || SIMULATE) {
     const { startSimulator } = await import("./lib/simulator/simulator");
     started.push({ what: "the simulator", stop: startSimulator(sql, { log }) });

@@ -144,6 +144,9 @@ export const VARIABLES = {
   ),
   // jobs and push channels
   TRENDING_SWEEP_MS: ms("How often aged trades leave the stored 24 h volume.", 60_000, 1),
+  // the record of past books (migration 0011; docs/api.md "Past books")
+  BOOK_LOG_RETENTION_DAYS: int("Days of past books kept: older days of the book log are dropped whole.", 30, 1, 3650),
+  BOOK_LOG_SWEEP_MS: ms("How often each instance creates the book log's coming days and drops expired ones.", 3_600_000, 1000),
   REALTIME_PUSH_BOOK: flag("An orderbook signal for one outcome carries its book.", true),
   REALTIME_COALESCE_MS: ms("At most one signal per channel per this many ms (the last change always gets one).", 150),
   REALTIME_HEARTBEAT_MS: ms("The LISTEN connection pings itself this often; silent for three pings, it reconnects.", 5000, 1),

@@ -36,12 +36,16 @@ test("GET /v1/orderbooks – each item is the single endpoint's answer, in reque
     for (const item of body.items) {
       const id = item[idKey];
       if (id === unknown) {
-        expect(item).toEqual({ [idKey]: unknown, book: null, error: { statusCode: 404, message: "Outcome not found" } });
+        expect(item).toEqual({ [idKey]: unknown, book: null, error: { statusCode: 404, message: "Outcome not found" }, version: null, checksum: null });
         continue;
       }
       const m = native.outcomes.includes(id) ? native : mirrored;
-      const single = await json(request, `/v1/markets/${m.id}/orderbook?outcomeId=${id}`, accept);
-      expect(item, id).toEqual({ [idKey]: id, book: single, error: null });
+      const res = await request.get(`/v1/markets/${m.id}/orderbook?outcomeId=${id}`, { headers: { Accept: accept } });
+      const single = await res.json();
+      // Additive: the single endpoint's Book-Version and Book-Checksum headers (docs/api.md "Book versions").
+      const version = Number(res.headers()["book-version"]);
+      const checksum = Number(res.headers()["book-checksum"]);
+      expect(item, id).toEqual({ [idKey]: id, book: single, error: null, version, checksum });
     }
   }
   // Not empty: the batch really holds books.

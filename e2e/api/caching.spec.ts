@@ -120,6 +120,9 @@ test("Cache-Control suits each endpoint: short with stale-while-revalidate for l
   expect(maxAge("trades")).toBeLessThan(Math.min(maxAge("list"), maxAge("market")));
   // A batch is cached like the single reads it is made of.
   expect(byKind.get("books")).toEqual(byKind.get("book"));
+  // A past book or change page that may still change (the live end) is cached like the book.
+  expect(byKind.get("past-book")).toEqual(byKind.get("book"));
+  expect(byKind.get("book-changes")).toEqual(byKind.get("book"));
   expect(byKind.get("histories")).toEqual(byKind.get("history"));
   expect(directives((await request.get("/v1/openapi.json")).headers()["cache-control"])["max-age"]).toBeGreaterThan(maxAge("list"));
 });

@@ -146,6 +146,16 @@ test("GET …/orderbook (camel) – outcomeId and outcomeSide, levels unchanged"
   }
 });
 
+test("GET …/orderbook/at and …/orderbook/changes (camel) – the book's keys, nextVersion; levels and changes unchanged", async ({ request }) => {
+  const m = markets[0];
+  const at = await both(request, `/v1/markets/slug/${m.slug}/orderbook/at?outcomeId=${m.outcomes[0]}&ts=253402300799`);
+  expect(at.primary.bids.length + at.primary.asks.length).toBeGreaterThan(0);
+  expect(at.camel).toEqual({ outcomeId: at.primary.outcome_id, outcomeSide: at.primary.outcome_side, bids: at.primary.bids, asks: at.primary.asks });
+  const changes = await both(request, `/v1/markets/${m.id}/orderbook/changes?outcomeId=${m.outcomes[0]}&fromVersion=1`);
+  expect(changes.primary.changes.length).toBeGreaterThan(0);
+  expect(changes.camel).toEqual({ changes: changes.primary.changes, nextVersion: changes.primary.next_version });
+});
+
 test("GET …/prices-history (camel) – unchanged", async ({ request }) => {
   const m = markets[0];
   for (const url of [`/v1/markets/${m.id}/prices-history`, `/v1/markets/slug/${m.slug}/prices-history`]) {
@@ -177,7 +187,13 @@ test("GET /v1/orderbooks and /v1/prices-history (camel) – items' outcomeId, ea
   const histories = await both(request, `/v1/prices-history?outcomeIds=${ids}&fidelity=1`);
   for (const [i, id] of m.outcomes.entries()) {
     const book = (await both(request, `/v1/markets/${m.id}/orderbook?outcomeId=${id}`)).camel;
-    expect(books.camel.items[i]).toEqual({ outcomeId: id, book, error: null });
+    expect(books.camel.items[i]).toEqual({
+      outcomeId: id,
+      book,
+      error: null,
+      version: books.primary.items[i].version,
+      checksum: books.primary.items[i].checksum,
+    });
     expect(books.primary.items[i].outcome_id).toBe(id);
     const history = (await both(request, `/v1/markets/${m.id}/prices-history?outcomeId=${id}&fidelity=1`)).camel;
     expect(histories.camel.items[i]).toEqual({ outcomeId: id, pricesHistory: history, error: null });

@@ -99,6 +99,8 @@ const KEYS = [
   "after",
   "outcomeIds",
   "interval",
+  "ts",
+  "fromVersion",
 ];
 const METHODS: [string, number][] = [
   ["GET", 70],
@@ -186,6 +188,8 @@ function target(rng: Rng, known: Known): string {
     [() => `/v1/markets/slug/${p()}/${rng.pick(["orderbook", "prices-history", "candles"])}`, 6],
     [() => `/v1/markets/${p()}/trades`, 3],
     [() => `/v1/markets/slug/${p()}/trades`, 2],
+    [() => `/v1/markets/${p()}/orderbook/${rng.pick(["at", "changes"])}`, 3],
+    [() => `/v1/markets/slug/${p()}/orderbook/${rng.pick(["at", "changes"])}`, 2],
     [() => rng.pick(["/v1/orderbooks", "/v1/prices-history", "/v1/candles"]), 3],
     [() => "/v1/openapi.json", 1],
     [() => `/v1/${p()}`, 3],

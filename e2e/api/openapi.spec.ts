@@ -14,6 +14,10 @@ const PATHS = [
   "/v1/markets/slug/{slug}",
   "/v1/markets/{id}/orderbook",
   "/v1/markets/slug/{slug}/orderbook",
+  "/v1/markets/{id}/orderbook/at",
+  "/v1/markets/slug/{slug}/orderbook/at",
+  "/v1/markets/{id}/orderbook/changes",
+  "/v1/markets/slug/{slug}/orderbook/changes",
   "/v1/markets/{id}/prices-history",
   "/v1/markets/slug/{slug}/prices-history",
   "/v1/markets/{id}/trades",
@@ -64,7 +68,13 @@ test("GET /v1/openapi.json – describes exactly our endpoints, each with both m
     const op = doc.paths[path].get;
     expect(op.operationId, path).toBeTruthy();
     expect(Object.keys(op.responses["200"].content).sort(), path).toEqual(["application/json", CAMEL]);
-    expect(Object.keys(op.responses["200"].headers).sort(), path).toEqual(["Cache-Control", "ETag", "Vary"]);
+    // A book's version and checksum travel in headers (docs/api.md "Book versions"), a past book's time too.
+    const bookHeaders = /\/orderbook$/.test(path)
+      ? ["Book-Checksum", "Book-Version"]
+      : /\/orderbook\/at$/.test(path)
+        ? ["Book-Checksum", "Book-Version", "Book-Version-Time"]
+        : [];
+    expect(Object.keys(op.responses["200"].headers).sort(), path).toEqual(["Cache-Control", "ETag", "Vary", ...bookHeaders].sort());
     expect(op.responses["304"], path).toBeTruthy();
     // The list and the batches have no 404 (they are never "not found"); everything else has one.
     for (const status of NO_404.includes(path) ? ["400", "500"] : ["404", "500"]) {
@@ -170,6 +180,10 @@ test.describe("real responses conform to the document", () => {
       ["/v1/markets/slug/{slug}/prices-history", "404", `/v1/markets/slug/no-such-market-anywhere/prices-history?outcomeId=${m.outcomes[0]}`],
       ["/v1/markets/{id}/trades", "400", `/v1/markets/${m.id}/trades?before=nope`],
       ["/v1/markets/slug/{slug}/trades", "404", "/v1/markets/slug/no-such-market-anywhere/trades"],
+      ["/v1/markets/{id}/orderbook/at", "400", `/v1/markets/${m.id}/orderbook/at?outcomeId=${m.outcomes[0]}&ts=x`],
+      ["/v1/markets/slug/{slug}/orderbook/at", "404", `/v1/markets/slug/${m.slug}/orderbook/at?outcomeId=${m.outcomes[0]}&ts=1`],
+      ["/v1/markets/{id}/orderbook/changes", "400", `/v1/markets/${m.id}/orderbook/changes?outcomeId=${m.outcomes[0]}`],
+      ["/v1/markets/slug/{slug}/orderbook/changes", "404", `/v1/markets/slug/${m.slug}/orderbook/changes?outcomeId=nope&fromVersion=1`],
       ["/v1/orderbooks", "400", "/v1/orderbooks?outcomeIds=nope"],
       ["/v1/prices-history", "400", `/v1/prices-history?outcomeIds=${m.outcomes[0]}&fidelity=0`],
       ["/v1/markets/{id}/candles", "400", `/v1/markets/${m.id}/candles?outcomeId=${m.outcomes[0]}&interval=2h`],

@@ -6,6 +6,8 @@ import path from "node:path";
 import postgres from "postgres";
 import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bookChecksum } from "@/lib/markets/book-checksum";
+import type { OrderBook } from "@/lib/markets/schemas";
 import type { Signal } from "@/lib/realtime/channels";
 import { sleep } from "@/lib/dev/tools";
 import { join, waitFor } from "../realtime-helpers";
@@ -185,6 +187,52 @@ describe("cluster – a push never outruns the data (replica held back by recove
       }
     } finally {
       socket.close();
+    }
+  });
+});
+
+describe("cluster – book versions (#22) with the replica held back", () => {
+  beforeAll(() => cluster.replica.setApplyDelay(2000));
+  afterAll(() => cluster.replica.setApplyDelay(0));
+
+  it("book versions agree across both instances and the lagging replica; a header never disagrees with its body", async () => {
+    const m = await makeMarket(primary, { prefix: "ver", status: "ACTIVE" });
+    await expect.poll(async () => (await replica`SELECT 1 FROM markets WHERE id = ${m.id}`).length, { timeout: 10_000 }).toBe(1);
+    const sockets = [await connect({ server: "app1" }), await connect({ server: "app2" })];
+    const headOf = async (db: postgres.Sql) =>
+      Number((await db<{ v: number }[]>`SELECT coalesce((SELECT version FROM book_heads WHERE outcome_id = ${m.outcomes[0]}), 0)::float8 AS v`)[0].v);
+    try {
+      const got = sockets.map(signals);
+      for (const s of sockets) expect((await join(s, `market:${m.slug}:orderbook`)).ok).toBe(true);
+      let last = 0;
+      for (let i = 1; i <= 3; i++) {
+        await addOrder(primary, m, { price: `0.${500 + i}` });
+        const version = await headOf(primary);
+        expect(version).toBeGreaterThan(last); // only grows
+        last = version;
+        // Both instances signal the same version with the book it names.
+        for (const g of got) await waitFor(() => g.some((x) => x.version === version), 10_000, `signal of version ${version}`);
+        const carried = got.map((g) => g.find((x) => x.version === version)!);
+        expect(carried[0].book).toEqual(carried[1].book);
+        expect(carried[0].checksum).toBe(bookChecksum(carried[0].book as OrderBook));
+        // Either instance answers that version, with the book and checksum that go with it, though the replica lags.
+        for (const server of ["app1", "app2"]) {
+          const res = await fetch(`${cluster.baseURL}${bookPath(m)}`, { headers: { cookie: `SRV=${server}` } });
+          const body = (await res.json()) as OrderBook;
+          expect(Number(res.headers.get("book-version")), server).toBe(version);
+          expect(body).toEqual(carried[0].book);
+          expect(Number(res.headers.get("book-checksum"))).toBe(bookChecksum(body));
+        }
+        // The replica itself is behind: an older version, whatever it answers is older.
+        expect(await headOf(replica), "the replica should still be behind (the test would prove nothing)").toBeLessThan(version);
+      }
+      // Once it replays, the replica holds the same version and the same served book.
+      await expect.poll(() => headOf(replica), { timeout: 15_000 }).toBe(last);
+      const [{ text }] = await replica<{ text: string }[]>`SELECT book_levels_text(${m.outcomes[0]}) AS text`;
+      const book = got[0].find((x) => x.version === last)!.book as OrderBook;
+      expect(text).toBe([...book.bids.map((l) => `b ${l.price} ${l.shares}`), ...book.asks.map((l) => `a ${l.price} ${l.shares}`)].join(","));
+    } finally {
+      for (const s of sockets) s.close();
     }
   });
 });

@@ -3,7 +3,7 @@ import type { FullMarket } from "./markets";
 
 export { CAMEL_MEDIA_TYPE as CAMEL } from "@/lib/markets/schemas";
 
-export type EndpointKind = "list" | "market" | "book" | "history" | "trades" | "books" | "histories" | "candles" | "candle-sets";
+export type EndpointKind = "list" | "market" | "book" | "history" | "trades" | "books" | "histories" | "candles" | "candle-sets" | "past-book" | "book-changes";
 
 export interface Endpoint {
   /** The OpenAPI path template. */
@@ -21,6 +21,19 @@ export function endpointsOf(m: FullMarket): Endpoint[] {
     { template: "/v1/markets/slug/{slug}", kind: "market", url: `/v1/markets/slug/${m.slug}` },
     { template: "/v1/markets/{id}/orderbook", kind: "book", url: `/v1/markets/${m.id}/orderbook?outcomeId=${outcome}` },
     { template: "/v1/markets/slug/{slug}/orderbook", kind: "book", url: `/v1/markets/slug/${m.slug}/orderbook?outcomeId=${outcome}` },
+    // A moment after every write (the live book) and the whole record: answers that still change, cached like the book.
+    { template: "/v1/markets/{id}/orderbook/at", kind: "past-book", url: `/v1/markets/${m.id}/orderbook/at?outcomeId=${outcome}&ts=253402300799` },
+    {
+      template: "/v1/markets/slug/{slug}/orderbook/at",
+      kind: "past-book",
+      url: `/v1/markets/slug/${m.slug}/orderbook/at?outcomeId=${outcome}&ts=253402300799`,
+    },
+    { template: "/v1/markets/{id}/orderbook/changes", kind: "book-changes", url: `/v1/markets/${m.id}/orderbook/changes?outcomeId=${outcome}&fromVersion=1` },
+    {
+      template: "/v1/markets/slug/{slug}/orderbook/changes",
+      kind: "book-changes",
+      url: `/v1/markets/slug/${m.slug}/orderbook/changes?outcomeId=${outcome}&startTs=0&limit=1000`,
+    },
     { template: "/v1/markets/{id}/prices-history", kind: "history", url: `/v1/markets/${m.id}/prices-history?outcomeId=${outcome}&fidelity=5` },
     {
       template: "/v1/markets/slug/{slug}/prices-history",

@@ -1,5 +1,5 @@
 // The NestJS-style error body (docs/api.md, "Error body"), and the one exception type handlers throw.
-import { InvalidCursor, MarketNotFound, OutcomeMismatch, OutcomeNotFound } from "@/lib/markets/errors";
+import { BookNotRecorded, InvalidCursor, MarketNotFound, OutcomeMismatch, OutcomeNotFound } from "@/lib/markets/errors";
 import { isErrorOf } from "@/lib/process-state";
 import type { ErrorBody } from "@/lib/markets/schemas";
 
@@ -32,6 +32,7 @@ export function apiErrorOf(err: unknown): ApiError | null {
   // isErrorOf, not instanceof: a cached load may have been begun by another bundle's copy of the class.
   if (isErrorOf(err, ApiError)) return err;
   if (isErrorOf(err, MarketNotFound) || isErrorOf(err, OutcomeNotFound)) return notFound(err.message);
+  if (isErrorOf(err, BookNotRecorded)) return notFound(err.message);
   // The spec words this one as a query validation failure: message is an array.
   if (isErrorOf(err, OutcomeMismatch) || isErrorOf(err, InvalidCursor)) return badQuery(err.message);
   return null;

@@ -12,8 +12,9 @@ export const API_METHODS = "GET, HEAD, OPTIONS";
 export const API_HEADERS = {
   Vary: "Accept",
   "Access-Control-Allow-Origin": "*",
-  // ETag is not a CORS-safelisted response header: without this, browsers hide it from scripts.
-  "Access-Control-Expose-Headers": "ETag",
+  // ETag is not a CORS-safelisted response header: without this, browsers hide it from scripts. Nor are
+  // a book's version, checksum and version time (docs/api.md "Book versions").
+  "Access-Control-Expose-Headers": "ETag, Book-Version, Book-Checksum, Book-Version-Time",
 } as const;
 
 /** Errors are never stored, so a market created a moment after a 404 is visible at once. */

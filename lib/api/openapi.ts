@@ -38,6 +38,11 @@ import {
   tradeTapeSchema,
   tradesQuery,
   uuid,
+  BOOK_CHANGES_MAX_LIMIT,
+  bookChangesQuery,
+  bookChangesSchema,
+  camelBookChangesSchema,
+  orderBookAtQuery,
 } from "@/lib/markets/schemas";
 
 const idPath = z.object({
@@ -68,6 +73,65 @@ function ok(description: string, policy: CachePolicy, primary: z.ZodType, camel:
 
 const internal = error("Unexpected failure; the body never carries details.");
 
+// ---------------------------------------------------------------- book versions and past books (issue #22)
+
+const bookHeaders = {
+  "Book-Version": z.string().meta({
+    description: "The book's version: only grows, the same on every instance and replica. A higher one is a newer book.",
+    example: "1042",
+  }),
+  "Book-Checksum": z.string().meta({
+    description: 'CRC-32 of the top 10 bids and asks (docs/api.md "Book checksum"), an unsigned decimal integer.',
+    example: "3724392881",
+  }),
+};
+const bookVersionTime = {
+  "Book-Version-Time": z.string().meta({
+    description: "When that version was made: ISO 8601, UTC, microseconds. Absent for version 0 (the book never changed).",
+    example: "2026-01-01T12:00:00.123456Z",
+  }),
+};
+
+/** A 200 whose book's version and checksum travel in headers (the body stays the book). */
+function withBookHeaders(responses: ZodOpenApiResponsesObject, extra: Record<string, z.ZodType> = {}): ZodOpenApiResponsesObject {
+  const ok200 = responses["200"] as unknown as { headers: z.ZodObject };
+  const ok304 = responses["304"] as unknown as { headers: z.ZodObject };
+  return {
+    ...responses,
+    "200": { ...ok200, headers: ok200.headers.extend({ ...bookHeaders, ...extra }) },
+    "304": { ...ok304, headers: ok304.headers.extend({ ...bookHeaders, ...extra }) },
+  } as unknown as ZodOpenApiResponsesObject;
+}
+
+function pastBookOperation(kind: "at" | "changes", by: "id" | "slug"): ZodOpenApiOperationObject {
+  const at = kind === "at";
+  return {
+    operationId: `${at ? "getOrderBookAt" : "listOrderBookChanges"}${by === "id" ? "" : "BySlug"}`,
+    tags: ["Order book"],
+    summary: at ? `Order book of one outcome at a past moment, market by ${by}` : `Changes of one outcome's order book, market by ${by}`,
+    description: at
+      ? "The book as GET …/orderbook answered it at `ts`, with the version then in force and its time in headers. " +
+        "Once a later version exists the answer can never change: `Cache-Control: public, max-age=31536000, immutable`; " +
+        "otherwise it is the live book, cached like it. A moment the record cannot answer for (before it began, past its " +
+        "retention, or while it was switched off) is a 404. Unknown query parameters are rejected with 400."
+      : 'The book\'s versions in order, each with the levels it changed (shares "0.00": gone) or, with replace, the whole book; ' +
+        "from `fromVersion` (inclusive) or from the first version at or after `startTs`, up to `endTs`. " +
+        `\`limit\` 1..${BOOK_CHANGES_MAX_LIMIT}; next_version continues. A page that is not the last never changes (immutable). ` +
+        "A fromVersion the record no longer holds is a 404. Unknown query parameters are rejected with 400.",
+    requestParams: { path: by === "id" ? idPath : slugPath, query: at ? orderBookAtQuery : bookChangesQuery, header: conditionalHeader },
+    responses: {
+      ...(at
+        ? withBookHeaders(ok("The book at ts.", "book", orderBookSchema, camelOrderBookSchema), bookVersionTime)
+        : ok("One page of changes, in version order.", "book", bookChangesSchema, camelBookChangesSchema)),
+      "400": error(
+        "ts, fromVersion, startTs, endTs or limit invalid, both or neither of fromVersion and startTs, an unknown parameter, or an outcome of another market.",
+      ),
+      "404": error(`Market not found: <${by}>, Outcome not found, or not recorded.`),
+      "500": internal,
+    },
+  };
+}
+
 // Accept is not a parameter in OpenAPI (3.1 ignores one named so): the variant is the 200's second media type.
 const conditionalHeader = z.object({
   "If-None-Match": z.string().optional().meta({ description: "An ETag from an earlier response: 304 when it is still current." }),
@@ -84,7 +148,7 @@ const OUTCOME_OPERATIONS = {
       "levels of 0.05 shares or less omitted. Mirrored markets (external_source set): the venue's book as received. " +
       "Unknown query parameters are ignored.",
     query: orderBookQuery,
-    responses: ok("The book: bids highest first, asks lowest first.", "book", orderBookSchema, camelOrderBookSchema),
+    responses: withBookHeaders(ok("The book: bids highest first, asks lowest first.", "book", orderBookSchema, camelOrderBookSchema)),
     badRequest: "outcomeId missing or repeated, or the outcome belongs to another market.",
   },
   history: {
@@ -236,7 +300,7 @@ function buildDocument() {
         `(\`${CACHE_POLICIES.book}\`, \`${CACHE_POLICIES.history}\`), the trade tape \`${CACHE_POLICIES.trades}\`. Errors are \`${CACHE_POLICIES.error}\`.`,
         "Every response varies by Accept.",
         "",
-        "**CORS.** Any origin may GET /v1 (Access-Control-Allow-Origin: *); ETag is exposed to scripts.",
+        "**CORS.** Any origin may GET /v1 (Access-Control-Allow-Origin: *); ETag, Book-Version, Book-Checksum and Book-Version-Time are exposed to scripts.",
         "",
         "This document itself is served at /v1/openapi.json.",
       ].join("\n"),
@@ -270,6 +334,10 @@ function buildDocument() {
       "/v1/markets/slug/{slug}": { get: marketOperation("slug") },
       "/v1/markets/{id}/orderbook": { get: outcomeOperation("book", "id") },
       "/v1/markets/slug/{slug}/orderbook": { get: outcomeOperation("book", "slug") },
+      "/v1/markets/{id}/orderbook/at": { get: pastBookOperation("at", "id") },
+      "/v1/markets/slug/{slug}/orderbook/at": { get: pastBookOperation("at", "slug") },
+      "/v1/markets/{id}/orderbook/changes": { get: pastBookOperation("changes", "id") },
+      "/v1/markets/slug/{slug}/orderbook/changes": { get: pastBookOperation("changes", "slug") },
       "/v1/markets/{id}/prices-history": { get: outcomeOperation("history", "id") },
       "/v1/markets/slug/{slug}/prices-history": { get: outcomeOperation("history", "slug") },
       "/v1/markets/{id}/trades": { get: tradesOperation("id") },

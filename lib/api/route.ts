@@ -13,7 +13,7 @@ import { apiErrorOf } from "./errors";
 import { API_HEADERS, apiErrorAnswer, ERROR_CACHE_CONTROL, PREFLIGHT_HEADERS } from "./headers";
 
 type Ctx<P> = { params: Promise<P> };
-type Handler<P, T> = (req: Request, ctx: Ctx<P>) => Promise<T>;
+type Handler<P, T> = (req: Request, ctx: Ctx<P>) => Promise<T | Answer<T>>;
 type RouteHandler<P> = (req: Request, ctx: Ctx<P>) => Promise<Response>;
 
 /**
@@ -29,6 +29,8 @@ export const CACHE_POLICIES = {
   // The trade tape moves with every trade, like the book.
   trades: "public, max-age=1, stale-while-revalidate=2, stale-if-error=300",
   document: "public, max-age=300, stale-while-revalidate=3600",
+  // A past book or page of changes that nothing committed later can change (docs/api.md "Past books").
+  final: "public, max-age=31536000, immutable",
   error: ERROR_CACHE_CONTROL,
 } as const;
 export type CachePolicy = keyof typeof CACHE_POLICIES;
@@ -106,13 +108,27 @@ function cacheHeaders(status: RequestCacheStatus | undefined, policy: string): R
   };
 }
 
+/**
+ * What a handler returns when its answer has headers of its own (a book's Book-Version …) or another
+ * cache policy than the route's (a past book that can no longer change): the body is `data` alone.
+ */
+export class Answer<T> {
+  constructor(
+    readonly data: T,
+    readonly headers: Record<string, string>,
+    readonly cache?: CachePolicy,
+  ) {}
+}
+
 /** A 200 with ETag and Cache-Control, or a 304 carrying the same validators and no body. */
-export function json(req: Request, data: unknown, options: RouteOptions<any>, cache?: RequestCacheStatus): Response {
+export function json(req: Request, answer: unknown, options: RouteOptions<any>, cache?: RequestCacheStatus): Response {
+  const data = answer instanceof Answer ? answer.data : answer;
+  const own = answer instanceof Answer ? answer.headers : {};
   const camel = options.camel !== undefined && wantsCamel(req);
   const mediaType = camel ? CAMEL_MEDIA_TYPE : JSON_TYPE;
   const { body, etag } = represent(data, mediaType, camel ? options.camel : undefined);
-  const policy = CACHE_POLICIES[options.cache];
-  const headers = new Headers({ ...API_HEADERS, "Cache-Control": policy, ETag: etag, ...cacheHeaders(cache, policy) });
+  const policy = CACHE_POLICIES[(answer instanceof Answer && answer.cache) || options.cache];
+  const headers = new Headers({ ...API_HEADERS, ...own, "Cache-Control": policy, ETag: etag, ...cacheHeaders(cache, policy) });
   if (ifNoneMatchHits(req.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   headers.set("Content-Type", mediaType);
   return new Response(body, { status: 200, headers });

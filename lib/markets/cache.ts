@@ -83,11 +83,16 @@ export function getMarket(key: MarketKey) {
   });
 }
 
-export function getOrderBook(params: MarketKey & { outcomeId: string }) {
+/** The book of one outcome with its version and checksum (one entry: the header never disagrees with the body). */
+export function getVersionedOrderBook(params: MarketKey & { outcomeId: string }) {
   const key = keyOf(params);
   return read(["markets", "orderbook", key, params.outcomeId], bookTags(params, params.outcomeId), () =>
     loaded(queries.getOrderBook({ ...key, outcomeId: params.outcomeId })),
   );
+}
+
+export async function getOrderBook(params: MarketKey & { outcomeId: string }) {
+  return (await getVersionedOrderBook(params)).book;
 }
 
 export function getPriceHistory(params: MarketKey & PriceHistoryQuery) {
@@ -266,5 +271,30 @@ export function candlesReader(outcomeIds: readonly string[], query: Omit<Candles
       );
       return new Map([...sets].map(([id, value]) => [id, { value, expiresAt: windowExpiresAt(query, window) }]));
     },
+  );
+}
+
+// ================================================================ book versions and past books (issue #22)
+// The versions of a market's books change with any of its books: the market's tags (every orderbook,
+// trade and market event names them). A past book at a time before its outcome's latest version never
+// changes; it is still tagged with its book, because whether it is final is learnt only when it is read.
+
+/** Every outcome's book version of a market: what a heartbeat on its orderbook channel carries. */
+export function getBookVersions(params: { slug: string }) {
+  return read(["markets", "book-versions", params.slug], [marketTag(params)], () => loaded(queries.getBookVersions(params)));
+}
+
+export function getBookAt(params: MarketKey & { outcomeId: string; ts: string }) {
+  const key = keyOf(params);
+  return read(["markets", "orderbook-at", key, params.outcomeId, params.ts], bookTags(params, params.outcomeId), () =>
+    loaded(queries.getBookAt({ ...key, outcomeId: params.outcomeId, ts: params.ts })),
+  );
+}
+
+export function getBookChanges(params: MarketKey & { outcomeId: string; fromVersion?: number; startTs?: string; endTs?: string; limit: number }) {
+  const key = keyOf(params);
+  const { outcomeId, fromVersion, startTs, endTs, limit } = params;
+  return read(["markets", "orderbook-changes", key, outcomeId, { fromVersion, startTs, endTs, limit }], bookTags(params, outcomeId), () =>
+    loaded(queries.getBookChanges({ ...key, outcomeId, fromVersion, startTs, endTs, limit })),
   );
 }

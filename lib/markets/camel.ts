@@ -112,3 +112,8 @@ export function camelCandle(c: Candle): CamelCandle {
 export function camelCandles(c: Candles): CamelCandles {
   return { ...camelKeys(c), candles: c.candles.map(camelCandle) };
 }
+
+/** A page of book changes in the variant: only the envelope's key changes (changes carry no snake_case keys). */
+export function camelBookChanges(p: { changes: unknown[]; next_version: number | null }) {
+  return { changes: p.changes, nextVersion: p.next_version };
+}

@@ -46,3 +46,12 @@ export function marketOrNotFound<T>(market: T | null, key: string): T {
   if (market === null) throw new MarketNotFound(key);
   return market;
 }
+
+/** The record of past books cannot say what was asked: before it began, past its retention, or in a gap (a 404). */
+export class BookNotRecorded extends DomainError {
+  static readonly errorName = "BookNotRecorded";
+  constructor(what: string) {
+    super(what);
+    this.name = BookNotRecorded.errorName;
+  }
+}

@@ -46,6 +46,12 @@ export interface Signal {
    */
   book?: unknown;
   /**
+   * Beside `book`: its version (only grows; the same on every instance, from the database) and its
+   * checksum (docs/api.md "Book checksum"), as GET …/orderbook's Book-Version and Book-Checksum headers.
+   */
+  version?: number;
+  checksum?: number;
+  /**
    * On `trades` signals: the market's trades newer than `after` (newest first, at most 100, the oldest of
    * them when there were more: `more`), as `GET …/trades` lists them. `after` is the `cursor` of this
    * channel's previous trades signal on this instance, or null for the first one (then `trades` are the
@@ -68,4 +74,9 @@ export interface Heartbeat {
   seq: number;
   at: number;
   interval: number;
+  /**
+   * On orderbook channels: the current book version of each of the market's outcomes, by outcome id
+   * (0: never changed). A client holding a lower version missed a change: refetch that book.
+   */
+  versions?: Record<string, number>;
 }

@@ -157,6 +157,44 @@ describe("signal emitter", () => {
       e.close();
     });
 
+    it("a book channel's heartbeat carries what heartbeatExtra reads (its versions), after the signals being read", async () => {
+      let version = 4;
+      let release = () => {};
+      const bookFor = () => new Promise<unknown>((resolve) => (release = () => resolve({ v: version })));
+      const e = make({
+        heartbeatMs: 1_000,
+        carry: books(bookFor),
+        channels: () => [CH],
+        sendHeartbeat: (channel, hb) => sent.push({ channel, kind: "heartbeat" as ChannelKind, signal: { ...hb, slug: "m", outcomeId: null } }),
+        heartbeatExtra: (channel) => (channel === CH ? Promise.resolve({ versions: { [OUT_A]: version } }) : null),
+      });
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(beats().at(-1)).toMatchObject({ channel: CH, seq: 0, versions: { [OUT_A]: 4 } });
+      // A signal whose book is still being read: the heartbeat due meanwhile waits for it and carries its seq.
+      version = 5;
+      e.push(CH, { kind: "orderbook", slug: "m", outcomeId: OUT_A });
+      await vi.advanceTimersByTimeAsync(2_000);
+      release();
+      await vi.advanceTimersByTimeAsync(0);
+      const order = sent.map((x) => ((x.kind as string) === "heartbeat" ? `hb${x.signal.seq}` : `sig${x.signal.seq}`));
+      expect(order.indexOf("sig1")).toBeLessThan(order.indexOf("hb1"));
+      expect(beats().at(-1)).toMatchObject({ seq: 1, versions: { [OUT_A]: 5 } });
+      e.close();
+    });
+
+    it("a heartbeat whose extra fails goes without it", async () => {
+      const e = make({
+        heartbeatMs: 1_000,
+        channels: () => [CH],
+        sendHeartbeat: (channel, hb) => sent.push({ channel, kind: "heartbeat" as ChannelKind, signal: { ...hb, slug: "m", outcomeId: null } }),
+        heartbeatExtra: () => Promise.reject(new Error("database away")),
+      });
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(beats().at(-1)).toMatchObject({ channel: CH, seq: 0 });
+      expect(beats().at(-1)).not.toHaveProperty("versions");
+      e.close();
+    });
+
     it("stops with close", () => {
       const e = withBeats(1_000);
       e.close();

@@ -33,6 +33,11 @@ export interface EmitterOptions {
   channels?: () => Iterable<string>;
   /** Sends a heartbeat to a channel's room. */
   sendHeartbeat?: (channel: string, heartbeat: Heartbeat) => void;
+  /**
+   * Fields a channel's heartbeat also carries (a book channel's versions), read when it is due; null or a
+   * failure: the heartbeat goes without them. Its seq is the channel's at the moment it is sent.
+   */
+  heartbeatExtra?: (channel: string) => Promise<object> | null;
   now?: () => number;
   timers?: Timers;
 }
@@ -91,7 +96,7 @@ export function createSignalEmitter(options: EmitterOptions): SignalEmitter {
   // Heartbeats: one timer for all channels. A channel that had a signal within the interval is skipped,
   // so a busy channel costs nothing extra and a quiet one hears from us every `heartbeatMs`.
   const lastSent = new Map<string, number>();
-  const { heartbeatMs = 0, channels, sendHeartbeat } = options;
+  const { heartbeatMs = 0, channels, sendHeartbeat, heartbeatExtra } = options;
   let beat: ReturnType<typeof setInterval> | undefined;
   if (heartbeatMs > 0 && channels && sendHeartbeat) {
     // Half the interval: a channel whose last message went out just after a tick still hears within it.
@@ -100,7 +105,20 @@ export function createSignalEmitter(options: EmitterOptions): SignalEmitter {
       for (const channel of channels()) {
         if (t - (lastSent.get(channel) ?? 0) < heartbeatMs / 2) continue;
         lastSent.set(channel, t);
-        sendHeartbeat(channel, { channel, seq: seqs.get(channel) ?? 0, at: t, interval: heartbeatMs });
+        const extra = heartbeatExtra?.(channel);
+        if (!extra) {
+          sendHeartbeat(channel, { channel, seq: seqs.get(channel) ?? 0, at: t, interval: heartbeatMs });
+          continue;
+        }
+        // Behind the channel's signals still being read, so that a heartbeat never overtakes one.
+        const next = (sending.get(channel) ?? Promise.resolve())
+          .then(() => extra)
+          .catch(() => ({}))
+          .then((fields) => {
+            if (watchers(channel)) sendHeartbeat(channel, { channel, seq: seqs.get(channel) ?? 0, at: t, interval: heartbeatMs, ...fields });
+          });
+        sending.set(channel, next);
+        void next.finally(() => sending.get(channel) === next && sending.delete(channel));
       }
     }, heartbeatMs / 2);
     beat.unref?.();

@@ -23,8 +23,13 @@ export interface RealtimeOptions {
   channelHeartbeatMs?: number;
   /** How long an unknown slug stays unknown to joins (REALTIME_SLUG_MISS_MS). */
   slugMissMs?: number;
-  /** The book an orderbook signal carries, so that its watchers need not refetch it; absent: they refetch. */
-  bookFor?: (slug: string, outcomeId: string) => Promise<unknown>;
+  /**
+   * The book an orderbook signal carries, so that its watchers need not refetch it, with its version and
+   * checksum when known (carried beside it); absent: they refetch.
+   */
+  bookFor?: (slug: string, outcomeId: string) => Promise<{ book: unknown; version?: number; checksum?: number } | null | undefined>;
+  /** The book versions of a market's outcomes, carried by heartbeats on its orderbook channel (absent: not carried). */
+  bookVersionsFor?: (slug: string) => Promise<Record<string, number>>;
   /** Reads the tape a trades signal carries (the new trades); absent: trades signals carry none and watchers refetch. */
   tapeFor?: TapeReader;
   log?: (message: string) => void;
@@ -44,7 +49,7 @@ export function attachRealtime(server: http.Server, options: RealtimeOptions): (
   const slugMissMs = options.slugMissMs ?? env.REALTIME_SLUG_MISS_MS;
   const channelHeartbeatMs = options.channelHeartbeatMs ?? env.REALTIME_CHANNEL_HEARTBEAT_MS;
   const log = options.log ?? ((m: string) => console.log(`[realtime] ${m}`));
-  const { bookFor } = options;
+  const { bookFor, bookVersionsFor } = options;
 
   const io = new Server(server, {
     path: SOCKET_PATH,
@@ -71,9 +76,19 @@ export function attachRealtime(server: http.Server, options: RealtimeOptions): (
       for (const room of rooms.keys()) if (parseChannel(room)) yield room; // rooms also hold every socket's own id
     },
     sendHeartbeat: (channel, heartbeat) => io.to(channel).emit("heartbeat", heartbeat),
+    // A heartbeat on an orderbook channel carries the market's book versions (#22 item 3).
+    heartbeatExtra:
+      bookVersionsFor &&
+      ((channel) => {
+        const ch = parseChannel(channel);
+        return ch?.kind === "orderbook" ? bookVersionsFor(ch.slug).then((versions) => ({ versions })) : null;
+      }),
     carry: {
       // An orderbook signal that names one outcome carries its book (from the response cache).
-      orderbook: bookFor && ((_channel, { slug, outcomeId }) => (outcomeId ? bookFor(slug, outcomeId).then((book) => (book ? { book } : null)) : null)),
+      orderbook:
+        bookFor &&
+        ((_channel, { slug, outcomeId }) =>
+          outcomeId ? bookFor(slug, outcomeId).then((b) => (b ? { book: b.book, version: b.version, checksum: b.checksum } : null)) : null),
       // A trades signal carries the trades this instance has not carried on that channel yet.
       trades: tape?.carry,
     },

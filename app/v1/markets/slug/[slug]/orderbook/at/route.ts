@@ -1,0 +1,13 @@
+// GET /v1/markets/slug/{slug}/orderbook/at – the book of one outcome as it was at a moment (docs/api.md "Past books")
+import { pastBookAnswer } from "@/lib/api/book";
+import { parseQuery, searchParamsOf } from "@/lib/api/query";
+import { preflight, route } from "@/lib/api/route";
+import { camelOrderBook } from "@/lib/markets/camel";
+import { getBookAt } from "@/lib/markets/cache";
+import { orderBookAtQuery } from "@/lib/markets/schemas";
+
+export const GET = route({ cache: "book", camel: camelOrderBook }, async (req, { params }) => {
+  const { outcomeId, ts } = parseQuery(orderBookAtQuery, searchParamsOf(req));
+  return pastBookAnswer(await getBookAt({ slug: (await params).slug, outcomeId, ts }));
+});
+export const OPTIONS = preflight;
