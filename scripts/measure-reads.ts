@@ -7,6 +7,7 @@ import { closeDb, db } from "../lib/db/client";
 import { resolveDatabase } from "../lib/db/embedded";
 import { sampleTimes } from "../lib/dev/tools";
 import { getMarket, listMarkets } from "../lib/markets/queries";
+import { sweepTrending } from "../lib/markets/trending-sweeper";
 import { marketListQuery } from "../lib/markets/schemas";
 
 const { values: args } = parseArgs({ options: { runs: { type: "string" }, only: { type: "string" } } });
@@ -18,7 +19,7 @@ const database = await resolveDatabase({ log: (m) => console.error(m) });
 try {
   const sql = db();
   // What every app instance does once a minute: without it, TRENDING subtracts all that aged since the load.
-  await sql`SELECT sweep_volume_24h()`;
+  await sweepTrending(sql);
   // The market with the most trades: the top-traders aggregate at its largest.
   const [busy] = await sql<{ slug: string; trades: number }[]>`
     SELECT m.slug, t.n::int AS trades FROM (SELECT market_id, count(*) AS n FROM trades GROUP BY 1 ORDER BY 2 DESC LIMIT 1) t

@@ -161,6 +161,34 @@ test.describe
       expect((await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${m.id}`)[0].v).toBe("0.000000000");
     });
 
+    test("a sweep in bounded steps moves the watermark at most one step at a time and catches up exactly", async () => {
+      const m = await cancelled(admin, uniqueSlug("trending"));
+      // A trade that ages out a second from now: the steps must subtract it once, and only once.
+      await addTrades(admin, m, [{ at: ago(DAY - 1_000), price: "0.500", shares: "100" }]);
+      await sleep(3_000);
+      const [{ swept_at: from }] = await admin`SELECT swept_at FROM trending_watermark`;
+      const steps: { swept_at: Date; behind: boolean }[] = [];
+      for (let i = 0; i < 10_000; i++) {
+        const [step] = await admin<{ swept_at: Date; behind: boolean }[]>`SELECT * FROM sweep_volume_24h_step(interval '250 milliseconds')`;
+        if (!step) {
+          await sleep(50); // a writer of another test holds the watermark
+          continue;
+        }
+        steps.push(step);
+        if (!step.behind) break;
+      }
+      expect(steps.length).toBeGreaterThan(3); // at least the 3 s slept, in steps of 250 ms
+      expect(steps.at(-1)!.behind).toBe(false);
+      let previous = from as Date;
+      for (const { swept_at } of steps) {
+        expect(swept_at.getTime() - previous.getTime()).toBeLessThanOrEqual(250);
+        expect(swept_at.getTime()).toBeGreaterThan(previous.getTime());
+        previous = swept_at;
+      }
+      expect((await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${m.id}`)[0].v).toBe("0.000000000");
+      expect(await drifted(admin)).toEqual([]);
+    });
+
     test("every market's stored volume matches its trades after a sweep (demo data, imports, other tests)", async () => {
       await sweep(admin);
       expect(await drifted(admin)).toEqual([]);

@@ -9,9 +9,23 @@ export interface SweeperOptions {
   log?: (message: string) => void;
 }
 
-/** One sweep; the new watermark, or null when a concurrent writer or sweep made it skip. */
+/** Each step moves the watermark at most this far, so it stays well inside the statement timeout. */
+const STEP = "2 minutes";
+/** Steps in one sweep at most: a watermark hours behind catches up over several sweeps. */
+const MAX_STEPS = 60;
+
+/**
+ * One sweep, in steps of bounded work (migration 0013), until the watermark has caught up; the new
+ * watermark, or null when a concurrent writer or sweep made it skip.
+ */
 export async function sweepTrending(sql: Sql): Promise<Date | null> {
-  const [{ swept }] = await sql<{ swept: Date | null }[]>`SELECT sweep_volume_24h() AS swept`;
+  let swept: Date | null = null;
+  for (let i = 0; i < MAX_STEPS; i++) {
+    const [step] = await sql<{ swept_at: Date; behind: boolean }[]>`SELECT * FROM sweep_volume_24h_step(${STEP}::interval)`;
+    if (!step) break;
+    swept = step.swept_at;
+    if (!step.behind) break;
+  }
   return swept;
 }
 
