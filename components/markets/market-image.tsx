@@ -10,11 +10,6 @@ export function cssUrl(src: string): string {
 
 export function MarketImage({ src, className }: { src: string | null | undefined; className?: string }) {
   return (
-    <span
-      aria-hidden="true"
-      data-testid="market-image"
-      className={cn("block shrink-0 bg-zinc-100 bg-cover bg-center dark:bg-zinc-800", className)}
-      style={src ? { backgroundImage: cssUrl(src) } : undefined}
-    />
+    <span aria-hidden="true" data-testid="market-image" className={cn("market-image", className)} style={src ? { backgroundImage: cssUrl(src) } : undefined} />
   );
 }

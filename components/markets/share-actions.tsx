@@ -8,9 +8,9 @@ export function ShareActions({ marketId, starred, back, embedCode }: { marketId:
   return (
     <div className="flex flex-wrap items-start gap-2" data-testid="market-actions">
       <StarForm marketId={marketId} starred={starred} back={back} label="Star this market" text />
-      <details className="group min-w-0 max-w-full">
+      <details className="min-w-0 open:basis-full">
         <summary className={`${buttonClass("secondary", "sm")} h-9 cursor-pointer list-none [&::-webkit-details-marker]:hidden`}>Embed</summary>
-        <div className="mt-2 flex w-[min(32rem,calc(100vw-2rem))] flex-col gap-2 rounded-xl border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900">
+        <div className="mt-2 flex w-full max-w-lg flex-col gap-2 rounded-xl border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900">
           <label htmlFor="embed-code" className="text-sm font-medium">
             Embed this market on your site
           </label>

@@ -1,5 +1,6 @@
 // The watchlist star: a plain form posting to /watchlist/star, which sets the cookie and sends the reader
 // back (303). Works without JavaScript and costs the list no client code; the server renders its state.
+// On cards it is styled by the .star classes (app/globals.css), short markup on every card.
 import { cn } from "@/lib/ui/cn";
 
 export const STAR_ACTION = "/watchlist/star";
@@ -40,7 +41,7 @@ export function StarForm({
   className?: string;
 }) {
   return (
-    <form method="post" action={STAR_ACTION} className={cn("relative z-10 shrink-0", className)} data-testid="star-form">
+    <form method="post" action={STAR_ACTION} className={cn("star-form", className)}>
       <input type="hidden" name="id" value={marketId} />
       <input type="hidden" name="want" value={starred ? "off" : "on"} />
       <input type="hidden" name="back" value={back} />
@@ -48,13 +49,11 @@ export function StarForm({
         type="submit"
         aria-pressed={starred}
         aria-label={text ? undefined : label}
-        className={cn(
-          "inline-flex items-center gap-1.5 rounded-lg text-sm font-medium transition-colors",
+        className={
           text
-            ? "h-9 border border-zinc-300 px-3 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
-            : "-m-1.5 p-1.5 hover:bg-zinc-100 dark:hover:bg-zinc-800",
-          starred ? "text-amber-600 dark:text-amber-400" : "text-zinc-500 dark:text-zinc-400",
-        )}
+            ? "inline-flex h-9 items-center gap-1.5 rounded-lg border border-zinc-300 px-3 text-sm font-medium hover:bg-zinc-100 aria-pressed:text-amber-600 dark:border-zinc-700 dark:hover:bg-zinc-800 dark:aria-pressed:text-amber-400"
+            : "star"
+        }
       >
         <StarIcon on={starred} />
         {text && <span className="text-zinc-800 dark:text-zinc-100">{starred ? "Starred" : "Star"}</span>}

@@ -43,9 +43,8 @@ export function marketShareImage(market: MarketDetail, points: PricePoint[]): Im
     <div style={{ width: "100%", height: "100%", display: "flex", flexDirection: "column", background: "#ffffff", padding: "56px 64px", color: INK }}>
       <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center" }}>
         <Brand />
-        <div style={{ fontSize: 26, color: MUTED }}>
-          {titleCase(market.category)}
-          {market.status !== "ACTIVE" ? ` · ${titleCase(market.status)}` : ""}
+        <div style={{ display: "flex", fontSize: 26, color: MUTED }}>
+          {`${titleCase(market.category)}${market.status !== "ACTIVE" ? ` · ${titleCase(market.status)}` : ""}`}
         </div>
       </div>
       <div style={{ display: "flex", marginTop: 36, fontSize: question.length > 80 ? 48 : 58, lineHeight: 1.15, maxHeight: 200, overflow: "hidden" }}>

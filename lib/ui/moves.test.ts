@@ -10,12 +10,12 @@ describe("24-hour move", () => {
     expect(leadingOutcome([])).toBeUndefined();
   });
   test.each([
-    { name: "up", now: 63.45, then: 0.55, points: 8.5 },
-    { name: "down", now: 52, then: 0.601, points: -8.1 },
-    { name: "flat", now: 55, then: 0.55, points: 0 },
-    { name: "a price of 0 a day ago counts", now: 62, then: 0, points: 62 },
-  ])("move – $name", ({ now, then, points }) => {
-    expect(moveOf([o("a", now, 0), o("b", 100 - now, 1)], { a: then })).toEqual({ outcomeId: "a", name: "A", points });
+    { name: "up", now: 63.45, dayAgo: 0.55, points: 8.5 },
+    { name: "down", now: 52, dayAgo: 0.601, points: -8.1 },
+    { name: "flat", now: 55, dayAgo: 0.55, points: 0 },
+    { name: "a price of 0 a day ago counts", now: 62, dayAgo: 0, points: 62 },
+  ])("move – $name", ({ now, dayAgo, points }) => {
+    expect(moveOf([o("a", now, 0), o("b", 100 - now, 1)], { a: dayAgo })).toEqual({ outcomeId: "a", name: "A", points });
   });
   test("no trade at or before a day ago: no move", () => {
     expect(moveOf([o("a", 70, 0), o("b", 30, 1)], { b: 0.3 })).toBeNull();
