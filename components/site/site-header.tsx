@@ -37,15 +37,18 @@ export async function SiteHeader() {
               Browse
             </Link>
             {/* The count is the cookie's, so the link is right on every server-rendered page; no prefetch (a dynamic page). */}
-            <Link href="/watchlist" prefetch={false} className="inline-flex items-center gap-1.5 rounded hover:text-zinc-900 dark:hover:text-white">
+            <Link
+              href="/watchlist"
+              prefetch={false}
+              aria-label={`Watchlist (${watched} starred)`}
+              className="inline-flex items-center gap-1.5 rounded hover:text-zinc-900 dark:hover:text-white"
+            >
               Watchlist
               <span
                 data-testid="watchlist-count-badge"
                 className="tabular inline-flex min-w-5 justify-center rounded-full bg-zinc-200 px-1.5 text-xs text-zinc-800 dark:bg-zinc-800 dark:text-zinc-100"
               >
-                <span className="sr-only">(</span>
                 {watched}
-                <span className="sr-only"> starred)</span>
               </span>
             </Link>
             {/* No prefetch for /docs: it would download the reference renderer on every page. */}
