@@ -8,10 +8,9 @@ export function MoveBadge({ move, withName = false, className }: { move: Move; w
   const dir = move.points > 0 ? "up" : move.points < 0 ? "down" : "flat";
   return (
     <span data-testid="move-24h" data-points={move.points} data-dir={dir} className={cn("move", className)}>
-      <span aria-hidden="true">{dir === "up" ? "▲" : dir === "down" ? "▼" : "■"}</span>
-      {withName ? move.name : <span className="sr-only">{move.name}</span>}
-      <span className="sr-only">{dir === "flat" ? "unchanged" : dir}</span>
-      {`${Math.abs(move.points).toFixed(1)} pts 24h`}
+      {/* Plain text with spaces: a long outcome name wraps in a narrow card or header column. */}
+      <span aria-hidden="true">{dir === "up" ? "▲" : dir === "down" ? "▼" : "■"}</span> {withName ? move.name : <span className="sr-only">{move.name}</span>}{" "}
+      <span className="sr-only">{dir === "flat" ? "unchanged" : dir}</span> {`${Math.abs(move.points).toFixed(1)} pts 24h`}
     </span>
   );
 }

@@ -40,7 +40,7 @@ export async function SiteHeader() {
             <Link
               href="/watchlist"
               prefetch={false}
-              aria-label={`Watchlist (${watched} starred)`}
+              aria-label={`Watchlist ${watched} starred`}
               className="inline-flex items-center gap-1.5 rounded hover:text-zinc-900 dark:hover:text-white"
             >
               Watchlist

@@ -49,7 +49,7 @@ test.describe("watchlist", () => {
     // The form's 303 brings the reader back to the same view, at the card.
     await expect(page).toHaveURL(new RegExp(`\\?q=${m.word}#card-${m.slug}$`));
     await expect(card.getByRole("button", { name: `Star: ${m.question}` })).toHaveAttribute("aria-pressed", "true");
-    await expect(page.getByRole("link", { name: /^Watchlist \(1 starred\)$/ })).toBeVisible();
+    await expect(page.getByRole("link", { name: /^Watchlist 1 starred$/ })).toBeVisible();
 
     // The watchlist page's first response holds the card (server-rendered from the cookie).
     const html = await (await page.request.get("/watchlist")).text();
@@ -75,7 +75,7 @@ test.describe("watchlist", () => {
     await page.getByRole("button", { name: "Star", exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/markets/${m.slug}(\\?|$)`));
     await expect(page.getByRole("button", { name: "Starred" })).toHaveAttribute("aria-pressed", "true");
-    await expect(page.getByRole("link", { name: /^Watchlist \(1 starred\)$/ })).toBeVisible();
+    await expect(page.getByRole("link", { name: /^Watchlist 1 starred$/ })).toBeVisible();
     await page.getByRole("button", { name: "Starred" }).click();
     await expect(page.getByRole("button", { name: "Star", exact: true })).toHaveAttribute("aria-pressed", "false");
     await page.goto(`/?q=${m.word}`);
@@ -334,21 +334,24 @@ test("related markets – up to six of the same sub-category or tags, active fir
   expect(html).toContain('data-testid="related-markets"');
 });
 
-test("images – a market image or avatar whose URL does not load shows the placeholder, in the same box", async ({ page, sql }) => {
+test("images – a market image or avatar whose URL does not load shows the placeholder, in the same box", async ({ page, sql, baseURL }) => {
+  // LOCKED (never listed): its card is seen on the watchlist.
   const m = await activeMarket(sql, {
-    users: [{ username: `U${token()}`, profile_image_url: "http://127.0.0.1:9/avatar.png" }],
-    columns: { image_url: "http://127.0.0.1:9/broken.png" },
+    status: "LOCKED",
+    users: [{ username: `U${token()}`, profile_image_url: "https://img.example/avatar.png" }],
+    columns: { image_url: "https://img.example/broken.png" },
   });
   await addTrades(sql, m, [{ price: "0.500" }]); // its user becomes a top trader, with the broken avatar
-  await page.goto(`/?q=${m.word}`);
+  await page.context().addCookies([{ name: "watchlist", value: m.id, url: baseURL! }]);
+  await page.goto("/watchlist");
   const image = page.getByTestId("market-card").getByTestId("market-image");
-  await expect(image).toHaveCSS("background-image", 'url("http://127.0.0.1:9/broken.png")');
+  await expect(image).toHaveCSS("background-image", 'url("https://img.example/broken.png")');
   expect(await image.boundingBox()).toMatchObject({ width: 48, height: 48 });
   await expect(page.locator("main img")).toHaveCount(0); // no <img> that could show the broken-image icon
   await page.goto(`/markets/${m.slug}`);
   const avatar = page.getByTestId("top-traders").getByTestId("avatar");
   await expect(avatar).toHaveText("U"); // the initial, under the picture that did not load
-  await expect(avatar.locator("span")).toHaveCSS("background-image", 'url("http://127.0.0.1:9/avatar.png")');
+  await expect(avatar.locator("span")).toHaveCSS("background-image", 'url("https://img.example/avatar.png")');
   expect(await avatar.boundingBox()).toMatchObject({ width: 28, height: 28 });
   await expect(page.locator("main img")).toHaveCount(0);
 });

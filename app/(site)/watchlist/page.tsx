@@ -32,9 +32,9 @@ export default async function WatchlistPage({ searchParams }: { searchParams: Pr
           Your watchlist is full ({WATCHLIST_MAX} markets). Remove one to star another.
         </p>
       )}
-      <p data-testid="watchlist-count" className="tabular text-sm text-zinc-600 dark:text-zinc-400">
+      <h2 data-testid="watchlist-count" className="tabular text-sm font-medium text-zinc-700 dark:text-zinc-300">
         {ids.length} of {WATCHLIST_MAX} markets
-      </p>
+      </h2>
       {ids.length === 0 ? (
         <div
           data-testid="empty-state"
