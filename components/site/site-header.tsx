@@ -43,7 +43,7 @@ export async function SiteHeader() {
               aria-label={`Watchlist ${watched} starred`}
               className="inline-flex items-center gap-1.5 rounded hover:text-zinc-900 dark:hover:text-white"
             >
-              Watchlist
+              Watchlist{" "}
               <span
                 data-testid="watchlist-count-badge"
                 className="tabular inline-flex min-w-5 justify-center rounded-full bg-zinc-200 px-1.5 text-xs text-zinc-800 dark:bg-zinc-800 dark:text-zinc-100"
