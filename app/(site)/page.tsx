@@ -1,15 +1,38 @@
 // Market list: the URL's view parsed leniently, read through lib (not over HTTP) and rendered here on the
 // server; only the filters, the pending state and the periodic refresh run in the browser
 // (components/markets/list-navigation.tsx). Every change of view is a navigation to its URL.
+import type { Metadata } from "next";
 import { MarketCard } from "@/components/markets/market-card";
+import { requestOrigin } from "@/lib/server/origin";
+import { SHARE_IMAGE, SITE_NAME } from "@/lib/ui/share";
 import { MarketFilters } from "@/components/markets/market-filters";
 import { ClearFiltersButton, ListNavigationProvider, ListResults, RetryButton } from "@/components/markets/list-navigation";
 import { Pagination, rangeText } from "@/components/markets/pagination";
 import { buttonClass } from "@/components/ui/button";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { listMarkets, listSubCategories } from "@/lib/markets/cache";
+import { getMoves, listMarkets, listSubCategories } from "@/lib/markets/cache";
+import { readWatchlist } from "@/lib/server/watchlist";
+import type { Move } from "@/lib/ui/moves";
 import { titleCase } from "@/lib/ui/title-case";
 import { PAGE_SIZE, parseListView, viewToQuery, viewToSearch } from "@/lib/ui/list-params";
+
+/** The list's share card: the site's image (app/(site)/share.png) with absolute URLs for unfurlers. */
+export async function generateMetadata(): Promise<Metadata> {
+  const origin = await requestOrigin();
+  const image = {
+    url: `${origin}/share.png`,
+    width: SHARE_IMAGE.width,
+    height: SHARE_IMAGE.height,
+    alt: `${SITE_NAME}: prediction markets`,
+    type: "image/png",
+  };
+  const title = `${SITE_NAME} – prediction-market prices, books and history`;
+  const description = "Browse prediction markets: live probabilities, order books and price history.";
+  return {
+    openGraph: { type: "website", siteName: SITE_NAME, title, description, url: `${origin}/`, images: [image] },
+    twitter: { card: "summary_large_image", title, description, images: [image] },
+  };
+}
 
 /** A database that does not answer in time is a state of the list, not a crash: the filters stay usable. */
 async function unlessUnavailable<T>(read: Promise<T>): Promise<T | "unavailable"> {
@@ -27,6 +50,12 @@ export default async function MarketListPage({ searchParams }: { searchParams: P
     unlessUnavailable(listMarkets(viewToQuery(view))),
     unlessUnavailable(listSubCategories({ status: view.status, category: view.category })),
   ]);
+  // The cards' stars (the watchlist cookie) and 24-hour moves (one cached read for the page's leading outcomes).
+  const [starred, moves] = (await Promise.all([readWatchlist(), data === "unavailable" ? {} : getMoves(data.markets).catch(() => ({}))])) as [
+    string[],
+    Record<string, Move | null | undefined>,
+  ];
+  const back = `/${viewToSearch(view)}`;
   const pages = data === "unavailable" ? 1 : Math.max(1, Math.ceil(data.total / PAGE_SIZE));
   const scope = [titleCase(view.status), view.category && titleCase(view.category), view.subCategory].filter(Boolean).join(" · ");
 
@@ -81,10 +110,10 @@ export default async function MarketListPage({ searchParams }: { searchParams: P
           ) : (
             <>
               <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
-                {data.markets.map((m, i) => (
+                {data.markets.map((m) => (
                   <li key={m.id} className="flex">
                     <div className="flex w-full flex-col [&>article]:flex-1">
-                      <MarketCard market={m} priority={i < 4} />
+                      <MarketCard market={m} star={{ on: starred.includes(m.id), back }} move={moves[m.id]} />
                     </div>
                   </li>
                 ))}

@@ -5,6 +5,10 @@ import { formatDate, formatPercent, formatTimeLeft, formatUsdCompact } from "@/l
 import { titleCase } from "@/lib/ui/title-case";
 import { FeaturedMark, MirroredMark, StatusBadge, VerifiedMark } from "./market-status";
 import { Opening } from "./market-card-opening";
+import type { Move } from "@/lib/ui/moves";
+import { MarketImage } from "./market-image";
+import { MoveBadge } from "./move-badge";
+import { StarForm } from "./star-form";
 
 function byProbability(m: MarketListItem) {
   return [...m.outcomes].sort((a, b) => b.probability - a.probability || a.index - b.index);
@@ -66,22 +70,22 @@ function When({ market }: { market: MarketListItem }) {
   );
 }
 
-export function MarketCard({ market, priority = false }: { market: MarketListItem; priority?: boolean }) {
+/** The card's anchor: the star's form returns here (`back#…`), so a reader without JavaScript keeps their place. */
+export const cardAnchor = (slug: string) => `card-${slug}`;
+
+/**
+ * `star`: the watchlist star, starred or not, and the page the form returns to (the card's anchor is
+ * added); absent, no star. `move`: the leading outcome's 24-hour change; null or absent, none shown.
+ */
+export function MarketCard({ market, star, move }: { market: MarketListItem; star?: { on: boolean; back: string }; move?: Move | null }) {
   return (
     <article
+      id={cardAnchor(market.slug)}
       data-testid="market-card"
-      className="group relative flex min-w-0 flex-col gap-3 rounded-xl border border-zinc-200 bg-white p-4 shadow-sm transition hover:border-zinc-300 hover:shadow-md focus-within:ring-2 focus-within:ring-indigo-500 dark:border-zinc-800 dark:bg-zinc-900 dark:hover:border-zinc-700 wrap-anywhere"
+      className="group relative flex min-w-0 scroll-mt-20 flex-col gap-3 rounded-xl border border-zinc-200 bg-white p-4 shadow-sm transition hover:border-zinc-300 hover:shadow-md focus-within:ring-2 focus-within:ring-indigo-500 dark:border-zinc-800 dark:bg-zinc-900 dark:hover:border-zinc-700 wrap-anywhere"
     >
       <div className="flex items-start gap-3">
-        {/* biome-ignore lint/performance/noImgElement: fixed-size market images (mostly local SVGs) gain nothing from next/image */}
-        <img
-          src={market.image_url}
-          alt=""
-          width={48}
-          height={48}
-          loading={priority ? "eager" : "lazy"}
-          className="size-12 shrink-0 rounded-lg bg-zinc-100 object-cover dark:bg-zinc-800"
-        />
+        <MarketImage src={market.image_url} className="size-12 rounded-lg" />
         <div className="min-w-0 flex-1">
           <p className="flex flex-wrap items-center gap-x-1.5 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">
             <span>{titleCase(market.category)}</span>
@@ -100,10 +104,12 @@ export function MarketCard({ market, priority = false }: { market: MarketListIte
           </h3>
         </div>
         {market.verified && <VerifiedMark />}
+        {star && <StarForm marketId={market.id} starred={star.on} back={`${star.back}#${cardAnchor(market.slug)}`} label={`Star: ${market.question}`} />}
       </div>
       <Chances market={market} />
       <div className="mt-auto flex flex-wrap items-center gap-x-3 gap-y-1.5 text-xs text-zinc-600 dark:text-zinc-400">
         <span className="tabular font-medium text-zinc-800 dark:text-zinc-200">{formatUsdCompact(market.total_volume)} Vol.</span>
+        {move && <MoveBadge move={move} withName />}
         <When market={market} />
         <span className="ml-auto flex flex-wrap items-center gap-1.5">
           {market.featured && <FeaturedMark />}

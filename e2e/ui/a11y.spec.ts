@@ -77,6 +77,32 @@ for (const colorScheme of ["light", "dark"] as const) {
       expect(await labelNotInName(page)).toEqual([]);
     });
 
+    test(`a11y – the watchlist (a starred, a cancelled and a deleted market) and the embed card pass every axe rule (${colorScheme})`, async ({
+      page,
+      sql,
+      baseURL,
+    }) => {
+      const slug = await activeSlug(sql);
+      const [{ id: active }] = await sql`SELECT id FROM markets WHERE slug = ${slug}`;
+      const [{ id: cancelled }] = await sql`SELECT id FROM markets WHERE status = 'CANCELLED' LIMIT 1`;
+      await page.context().addCookies([{ name: "watchlist", value: `${active},${cancelled},${crypto.randomUUID()}`, url: baseURL! }]);
+      await page.goto("/watchlist");
+      await expect(page.getByTestId("market-card")).toHaveCount(2);
+      expect(await violations(page)).toEqual([]);
+      expect(await labelNotInName(page)).toEqual([]);
+      await page.goto(`/embed/markets/${slug}`);
+      await expect(page.getByTestId("embed-card")).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+      expect(await labelNotInName(page)).toEqual([]);
+    });
+
+    test(`a11y – the market page with its embed code open passes every axe rule (${colorScheme})`, async ({ page, sql }) => {
+      await page.goto(`/markets/${await activeSlug(sql)}`);
+      await page.getByText("Embed", { exact: true }).click();
+      await expect(page.getByRole("button", { name: "Copy embed code" })).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+    });
+
     test(`a11y – both 404 pages pass every axe rule, experimental included (${colorScheme})`, async ({ page }) => {
       for (const [path, heading] of [
         ["/no-such-page", "Page not found"],
@@ -105,10 +131,15 @@ test.describe("phone", () => {
   test.use({ viewport: { width: 360, height: 740 } });
 
   test("a11y – at 360 px neither page scrolls sideways", async ({ page, sql }) => {
-    for (const path of ["/", "/?status=resolved&category=sports", `/markets/${await activeSlug(sql)}`, "/no-such-page"]) {
+    const slug = await activeSlug(sql);
+    for (const path of ["/", "/?status=resolved&category=sports", `/markets/${slug}`, "/watchlist", `/embed/markets/${slug}`, "/no-such-page"]) {
       await page.goto(path);
       await expect(page.locator("main h1")).toBeVisible();
       await page.waitForTimeout(500); // let the chart lay out
+      if (path.startsWith("/markets/")) {
+        await page.getByText("Embed", { exact: true }).click(); // the embed code open fits too
+        await expect(page.getByRole("button", { name: "Copy embed code" })).toBeVisible();
+      }
       const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
       expect(scroll, path).toBeLessThanOrEqual(client);
     }

@@ -77,6 +77,24 @@ test("market list – nothing moves while it loads and hydrates (CLS 0)", async 
   expect(await shifts()).toEqual([]);
 });
 
+test("watchlist and embed card – nothing moves while they load and hydrate (CLS 0); neither has an <img> that could break", async ({ page, sql, baseURL }) => {
+  const m = await makeFullMarket(sql); // its image and two avatars point at an unreachable host
+  await page.context().addCookies([{ name: "watchlist", value: m.id, url: baseURL! }]);
+  const shifts = await watchShifts(page);
+  await page.goto("/watchlist");
+  await expect(page.getByTestId("market-card")).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(await shifts()).toEqual([]);
+  await page.goto(`/embed/markets/${m.slug}`);
+  await expect(page.getByTestId("embed-card")).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(await shifts()).toEqual([]);
+  await page.goto(`/markets/${m.slug}`);
+  await page.waitForLoadState("networkidle");
+  expect(await shifts()).toEqual([]);
+  await expect(page.locator("img")).toHaveCount(0);
+});
+
 /**
  * A proxy in front of the test server that sends the list page's HTML in three pieces, 400 ms apart:
  * cut after the search box's icon (before its input) and after the first card (mid grid row). Other

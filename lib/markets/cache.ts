@@ -21,9 +21,11 @@ import {
   type CandlesBatchQuery,
   type CandlesQuery,
   type MarketListQuery,
+  type Outcome,
   type PriceHistory,
   type PriceHistoryQuery,
 } from "./schemas";
+import { leadingOutcome, moveOf, type Move } from "@/lib/ui/moves";
 
 type MarketKey = queries.MarketKey;
 
@@ -297,4 +299,44 @@ export function getBookChanges(params: MarketKey & { outcomeId: string; fromVers
   return read(["markets", "orderbook-changes", key, outcomeId, { fromVersion, startTs, endTs, limit }], bookTags(params, outcomeId), () =>
     loaded(queries.getBookChanges({ ...key, outcomeId, fromVersion, startTs, endTs, limit })),
   );
+}
+
+// ------------------------------------------------------------------ follow, share and embed (#24)
+// Reads of the pages alone (never /v1): the watchlist's markets, the day-ago prices of "what moved",
+// related markets. Same cache, same invalidation as the reads above.
+
+/** The watchlist's markets: shown like the lists, so dropped whenever a list is (any visible change). */
+export function listMarketsByIds(ids: string[]) {
+  const sorted = [...new Set(ids)].sort();
+  return read(["markets", "by-ids", sorted], [LIST], () => loaded(queries.listMarketsByIds(sorted)));
+}
+
+/**
+ * The day-ago prices of these outcomes (lib/ui/moves.ts turns them into a move). Only trades of these
+ * outcomes or markets change them, or time: the answer expires when its next trade turns a day old.
+ */
+export function getDayAgoPrices(outcomes: { marketId: string; outcomeId: string }[]) {
+  const ids = [...new Set(outcomes.map((o) => o.outcomeId))].sort();
+  const tags = [...new Set(outcomes.flatMap((o) => [`hist:o:${o.outcomeId}`, `market:m:${o.marketId}`]))];
+  return read(["markets", "day-ago", ids], tags, async () => {
+    const { prices, changesAt } = await queries.getDayAgoPrices(ids);
+    return { value: prices, expiresAt: changesAt ?? undefined };
+  });
+}
+
+/** Related markets of one market (they show volumes and probabilities of others: dropped with the lists). */
+export function listRelatedMarkets(m: { id: string; category: MarketDetailCategory; sub_category: string; tags: string[] }) {
+  return read(["markets", "related", m.id, m.category, m.sub_category, m.tags], [LIST], () => loaded(queries.listRelatedMarkets(m)));
+}
+
+type MarketDetailCategory = Parameters<typeof queries.listRelatedMarkets>[0]["category"];
+
+/** Each market's move (lib/ui/moves.ts), by market id: one cached read for the leading outcomes of the page. */
+export async function getMoves(markets: { id: string; outcomes: Outcome[] }[]): Promise<Record<string, Move | null>> {
+  const leads = markets.flatMap((m) => {
+    const lead = leadingOutcome(m.outcomes);
+    return lead ? [{ marketId: m.id, outcomeId: lead.id }] : [];
+  });
+  const prices = leads.length ? await getDayAgoPrices(leads) : {};
+  return Object.fromEntries(markets.map((m) => [m.id, moveOf(m.outcomes, prices)]));
 }

@@ -765,3 +765,68 @@ export async function getBookChanges(
   const more = rows.length > params.limit;
   return { changes: page.map(changeOf), next_version: more ? rows[params.limit].version : null };
 }
+
+// ------------------------------------------------------------------ follow, share and embed (#24)
+// The pages' extra reads: the watchlist's markets, the day-ago prices behind "what moved", related
+// markets. None of them is a /v1 answer; the pages read them through lib/markets/cache.ts.
+
+/** The markets with these ids as the list shows them (any status); ids of deleted markets are simply absent. */
+export async function listMarketsByIds(ids: string[]): Promise<MarketListResponse["markets"]> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return [];
+  const sql = await readDb();
+  const rows = await sql<MarketRow[]>`SELECT ${sql(MARKET_COLUMNS)} FROM markets WHERE id = ANY(${valid}::uuid[])`;
+  const outcomes = await outcomesByMarket(rows.map((r) => r.id));
+  return rows.map((r) => marketListItemFromRow(r, outcomes.get(r.id) ?? []));
+}
+
+/**
+ * Per outcome: the price (0..1) of its last trade at or before now − 24 h (absent when it has none),
+ * and when the answer changes by itself (unix ms: its first trade after now − 24 h turns a day old).
+ * Two probes of trades_outcome_time_idx per outcome, index-only.
+ */
+export async function getDayAgoPrices(outcomeIds: string[]): Promise<{ prices: Record<string, number>; changesAt: number | null }> {
+  const valid = outcomeIds.filter(isUuid);
+  if (valid.length === 0) return { prices: {}, changesAt: null };
+  const sql = await readDb();
+  const rows = await sql<{ id: string; then: number | null; next_at: number | null }[]>`
+    SELECT o.id,
+           (SELECT t.price::float8 FROM trades t
+             WHERE t.outcome_id = o.id AND t.executed_at <= now() - interval '24 hours'
+             ORDER BY t.executed_at DESC, t.id DESC LIMIT 1) AS then,
+           (SELECT (extract(epoch FROM t.executed_at + interval '24 hours') * 1000)::float8 FROM trades t
+             WHERE t.outcome_id = o.id AND t.executed_at > now() - interval '24 hours'
+             ORDER BY t.executed_at, t.id LIMIT 1) AS next_at
+      FROM unnest(${valid}::uuid[]) AS o (id)`;
+  const prices: Record<string, number> = {};
+  let changesAt: number | null = null;
+  for (const r of rows) {
+    if (r.then !== null) prices[r.id] = r.then;
+    if (r.next_at !== null) changesAt = changesAt === null ? r.next_at : Math.min(changesAt, r.next_at);
+  }
+  return { prices, changesAt };
+}
+
+export const RELATED_MAX = 6;
+
+/**
+ * Up to six other markets of the same category that share the sub-category or a tag: active ones first,
+ * then resolved and cancelled, each by volume. The active branch walks markets_cat_volume_idx and stops
+ * at six; the second runs only when the first found fewer.
+ */
+export async function listRelatedMarkets(m: { id: string; category: Category; sub_category: string; tags: string[] }): Promise<MarketListResponse["markets"]> {
+  if (!m.sub_category && m.tags.length === 0) return [];
+  const sql = await readDb();
+  const related = sql`m.category = ${m.category} AND m.id <> ${m.id}::uuid
+    AND (${m.sub_category ? sql`m.sub_category = ${m.sub_category}` : sql`false`} OR m.tags && ${m.tags}::text[])`;
+  const rows = await sql<(MarketRow & { g: number })[]>`
+    SELECT * FROM (
+      (SELECT ${sql(MARKET_COLUMNS.map((c) => `m.${c}`))}, 0 AS g FROM markets m
+        WHERE m.status = 'ACTIVE' AND ${related} ORDER BY m.total_volume DESC, m.id DESC LIMIT ${RELATED_MAX})
+      UNION ALL
+      (SELECT ${sql(MARKET_COLUMNS.map((c) => `m.${c}`))}, 1 AS g FROM markets m
+        WHERE m.status IN ('RESOLVED', 'CANCELLED') AND ${related} ORDER BY m.total_volume DESC, m.id DESC LIMIT ${RELATED_MAX})
+    ) r ORDER BY g, total_volume DESC, id DESC LIMIT ${RELATED_MAX}`;
+  const outcomes = await outcomesByMarket(rows.map((r) => r.id));
+  return rows.map((r) => marketListItemFromRow(r, outcomes.get(r.id) ?? []));
+}

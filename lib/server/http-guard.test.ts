@@ -25,6 +25,11 @@ describe("http guard – what never reaches Next", () => {
     ["TRACE", "/", 405],
     ["POST", "/markets/x", 405],
     ["PATCH", "/readyz", 405],
+    ["POST", "/watchlist/star", "next"], // the star's form
+    ["POST", "/watchlist/star?x=1", "next"],
+    ["POST", "/watchlist//star", 405], // spelt exactly so, or not at all
+    ["PUT", "/watchlist/star", 405],
+    ["POST", "/watchlist", 405],
     ["GET", "/v1/markets/", 404],
     ["OPTIONS", "/v1/markets/", 404],
     ["GET", "/v1/", 404],

@@ -17,8 +17,11 @@ export interface Checked {
   answer?: Answer;
 }
 
-/** The methods pages, /docs and the internal routes answer: the app has no forms and no server actions. */
+/** The methods pages, /docs and the internal routes answer: no server actions, one form (below). */
 export const SITE_METHODS = "GET, HEAD, OPTIONS";
+
+/** The one form target: the watchlist star (app/(site)/watchlist/star/route.ts) takes POST, spelt exactly so. */
+export const FORM_POST_PATHS = new Set(["/watchlist/star"]);
 
 function siteAnswer(status: number, text: string, headers: Record<string, string> = {}): Answer {
   return {
@@ -71,6 +74,7 @@ export function checkRequest(method = "GET", target = "/"): Checked {
   const api = isApiPath(resolved) || /^\/v1(?:$|[/\\])/.test(plain);
   if (!api) {
     // TRACE, CONNECT, POST … would reach Next's page renderer, which has no answer for them (TRACE is a 500).
+    if (method === "POST" && FORM_POST_PATHS.has(path)) return { api };
     if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") return { api, answer: siteAnswer(405, "Method Not Allowed", { Allow: SITE_METHODS }) };
     // Next answers OPTIONS on a page with an empty 400; no CORS here (only /v1 is open to other origins).
     if (method === "OPTIONS") return { api, answer: { status: 204, headers: { Allow: SITE_METHODS, "Cache-Control": "no-store" }, body: "" } };

@@ -11,7 +11,10 @@
  *   browsers; the explicit ws/wss of the host covers the others).
  * - img-src http(s): imported market images and avatars may live on any host (lib/markets/urls.ts).
  */
-export function contentSecurityPolicy(nonce: string, { dev = false, host }: { dev?: boolean; host?: string | null } = {}): string {
+export function contentSecurityPolicy(
+  nonce: string,
+  { dev = false, host, frameable = false }: { dev?: boolean; host?: string | null; frameable?: boolean } = {},
+): string {
   const sameHostSockets = host && /^[a-z0-9.-]+(?::\d{1,5})?$|^\[[0-9a-f:.]+\](?::\d{1,5})?$/i.test(host) ? ` ws://${host} wss://${host}` : "";
   return [
     "default-src 'self'",
@@ -24,7 +27,8 @@ export function contentSecurityPolicy(nonce: string, { dev = false, host }: { de
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    // Only the embed card (/embed/…) may be framed, by any site; every other page by none.
+    frameable ? "frame-ancestors *" : "frame-ancestors 'none'",
   ].join("; ");
 }
 
@@ -35,6 +39,9 @@ export const SECURITY_HEADERS: Record<string, string> = {
   "Referrer-Policy": "strict-origin-when-cross-origin",
   "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
 };
+
+/** Paths other sites may frame: the embed cards alone (they get frame-ancestors * and no X-Frame-Options). */
+export const isFrameablePath = (pathname: string) => pathname.startsWith("/embed/");
 
 /** 128 random bits, base64: unguessable per response. */
 export function newNonce(): string {

@@ -4,7 +4,7 @@
 // live view (react-query filled with these same reads, the push channels, the interactive chart).
 import type { Metadata } from "next";
 import { dehydrate } from "@tanstack/react-query";
-import { getOrderBook, getPriceHistory } from "@/lib/markets/cache";
+import { getDayAgoPrices, getOrderBook, getPriceHistory } from "@/lib/markets/cache";
 import type { OrderBook, PricePoint } from "@/lib/markets/schemas";
 import { getQueryClient } from "@/lib/query/client";
 import { marketDetailOptions, orderBookOptions, priceHistoryOptions } from "@/lib/query/markets";
@@ -16,6 +16,11 @@ import { loadMarket } from "./_components/load-market";
 import { MarketBody } from "./_components/market-body";
 import { LiveStatusView } from "./_components/live-status-view";
 import { LiveSwap } from "./_components/live-swap";
+import { ShareActions } from "@/components/markets/share-actions";
+import { readWatchlist } from "@/lib/server/watchlist";
+import { requestOrigin } from "@/lib/server/origin";
+import { embedHtml, marketPath, SHARE_IMAGE, SITE_NAME, shareImagePath, shareVersion } from "@/lib/ui/share";
+import { RelatedMarkets } from "./_components/related-markets";
 
 type Props = {
   params: Promise<{ slug: string }>;
@@ -24,9 +29,29 @@ type Props = {
 
 const one = (v: string | string[] | undefined) => (typeof v === "string" ? v : undefined);
 
+/** Title and description, the share card (Open Graph, Twitter) with its versioned image, and oEmbed discovery. */
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const market = await loadMarket((await params).slug);
-  return { title: market.question, description: market.description.slice(0, 200) };
+  const origin = await requestOrigin();
+  const url = `${origin}${marketPath(market.slug)}`;
+  const description = market.description.slice(0, 200);
+  const image = {
+    url: `${origin}${shareImagePath(market.slug, shareVersion(market))}`,
+    width: SHARE_IMAGE.width,
+    height: SHARE_IMAGE.height,
+    alt: `${market.question} – current probabilities on ${SITE_NAME}`,
+    type: "image/png",
+  };
+  return {
+    title: market.question,
+    description,
+    alternates: {
+      canonical: url,
+      types: { "application/json+oembed": `${origin}/oembed?url=${encodeURIComponent(url)}&format=json` },
+    },
+    openGraph: { type: "website", siteName: SITE_NAME, title: market.question, description, url, images: [image] },
+    twitter: { card: "summary_large_image", title: market.question, description, images: [image] },
+  };
 }
 
 export default async function MarketPage({ params, searchParams }: Props) {
@@ -47,7 +72,9 @@ export default async function MarketPage({ params, searchParams }: Props) {
   queryClient.setQueryData(marketDetailOptions(slug).queryKey, market);
   // Book and history are extras: if either cannot be read (the database is away and memory has none),
   // the page still renders, and the live view fetches them (with its error state and Retry).
-  const [book, points] = await Promise.all([
+  // The header's 24-hour change (day-ago prices of every outcome, so the live view can follow a new
+  // leader), the star's state and the embed code; none of it may fail the page.
+  const [book, points, dayAgo, starred, origin] = await Promise.all([
     outcome ? getOrderBook({ slug, outcomeId: outcome.id }).catch(() => undefined) : undefined,
     outcome && !notTradingYet && history.walkBackTo === undefined
       ? getPriceHistory({ slug, outcomeId: outcome.id, startTs: history.startTs, fidelity: history.fidelity }).then(
@@ -55,32 +82,44 @@ export default async function MarketPage({ params, searchParams }: Props) {
           () => undefined,
         )
       : undefined,
+    getDayAgoPrices(market.outcomes.map((o) => ({ marketId: market.id, outcomeId: o.id }))).catch(() => undefined),
+    readWatchlist(),
+    requestOrigin(),
   ]);
+  const here = marketHref(path, market, { outcome: outcomeId, range }); // where the star's form returns
+  const actions = (
+    <ShareActions marketId={market.id} starred={starred.includes(market.id)} back={here} embedCode={embedHtml(origin, market.slug, market.question)} />
+  );
   if (outcome && book) queryClient.setQueryData(orderBookOptions(slug, outcome.id).queryKey, book as OrderBook);
   if (outcome && points) queryClient.setQueryData(priceHistoryOptions(slug, outcome.id, history).queryKey, points as PricePoint[]);
 
   return (
-    <LiveSwap slug={slug} state={dehydrate(queryClient)} nowS={nowS}>
-      <MarketBody
-        market={market}
-        outcomeId={outcomeId}
-        status={<LiveStatusView slug={slug} status="connecting" updatedAt={Date.now()} fetching={false} />}
-        chart={
-          outcome && (
-            <PriceChartFrame
-              outcomeName={outcome.name}
-              range={range}
-              points={points ?? []}
-              pending={!points && !notTradingYet}
-              notTradingYet={notTradingYet}
-              empty={points?.length === 0}
-              rangeHref={(r) => marketHref(path, market, { outcome: outcome.id, range: r })}
-            />
-          )
-        }
-        book={outcome && <OrderBookView outcomeName={outcome.name} venue={market.external_source} book={book} />}
-        hrefFor={(id) => marketHref(path, market, { outcome: id, range })}
-      />
-    </LiveSwap>
+    <div className="flex flex-col gap-10">
+      <LiveSwap slug={slug} state={dehydrate(queryClient)} nowS={nowS} dayAgo={dayAgo} actions={actions}>
+        <MarketBody
+          market={market}
+          outcomeId={outcomeId}
+          dayAgo={dayAgo}
+          actions={actions}
+          status={<LiveStatusView slug={slug} status="connecting" updatedAt={Date.now()} fetching={false} />}
+          chart={
+            outcome && (
+              <PriceChartFrame
+                outcomeName={outcome.name}
+                range={range}
+                points={points ?? []}
+                pending={!points && !notTradingYet}
+                notTradingYet={notTradingYet}
+                empty={points?.length === 0}
+                rangeHref={(r) => marketHref(path, market, { outcome: outcome.id, range: r })}
+              />
+            )
+          }
+          book={outcome && <OrderBookView outcomeName={outcome.name} venue={market.external_source} book={book} />}
+          hrefFor={(id) => marketHref(path, market, { outcome: id, range })}
+        />
+      </LiveSwap>
+      <RelatedMarkets market={market} starred={starred} back={here} />
+    </div>
   );
 }

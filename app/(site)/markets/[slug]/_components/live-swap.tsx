@@ -5,10 +5,26 @@
 // html[data-hydrated] waits for the swap: the page is fully interactive once the live view is in.
 import { useEffect, useState } from "react";
 import type { DehydratedState } from "@tanstack/react-query";
+import type { DayAgoPrices } from "@/lib/ui/moves";
 
 type Live = typeof import("./market-live").MarketLive;
 
-export function LiveSwap({ slug, state, nowS, children }: { slug: string; state: DehydratedState; nowS: number; children: React.ReactNode }) {
+/** `dayAgo` and `actions` (server-rendered star and embed code) pass through to the live view unchanged. */
+export function LiveSwap({
+  slug,
+  state,
+  nowS,
+  dayAgo,
+  actions,
+  children,
+}: {
+  slug: string;
+  state: DehydratedState;
+  nowS: number;
+  dayAgo?: DayAgoPrices;
+  actions?: React.ReactNode;
+  children: React.ReactNode;
+}) {
   const [Live, setLive] = useState<Live | null>(null);
   useEffect(() => {
     let on = true;
@@ -33,7 +49,7 @@ export function LiveSwap({ slug, state, nowS, children }: { slug: string; state:
   }, [Live]);
   return (
     <div data-live={Live ? "on" : "pending"} className="contents">
-      {Live ? <Live slug={slug} state={state} nowS={nowS} /> : children}
+      {Live ? <Live slug={slug} state={state} nowS={nowS} dayAgo={dayAgo} actions={actions} /> : children}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { TopTraders } from "@/components/markets/top-traders";
 import { Comments } from "@/components/markets/comments";
 import { MarketHeader } from "./market-header";
 import { ResolutionPanel } from "./resolution-panel";
+import type { DayAgoPrices } from "@/lib/ui/moves";
 
 export function MarketBody({
   market,
@@ -16,6 +17,8 @@ export function MarketBody({
   book,
   onSelect,
   hrefFor,
+  dayAgo,
+  actions,
 }: {
   market: MarketDetail;
   outcomeId: string | undefined;
@@ -24,11 +27,14 @@ export function MarketBody({
   book: React.ReactNode;
   onSelect?: (id: string) => void;
   hrefFor?: (id: string) => string;
+  /** The outcomes' day-ago prices (the header's 24-hour change) and the star/embed slot: the server's, in both renders. */
+  dayAgo?: DayAgoPrices;
+  actions?: React.ReactNode;
 }) {
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-2">
-        <MarketHeader market={market} />
+        <MarketHeader market={market} dayAgo={dayAgo} actions={actions} />
         <div className="flex justify-end">{status}</div>
       </div>
       <ResolutionPanel market={market} />

@@ -3,6 +3,9 @@ import type { MarketDetail } from "@/lib/markets/schemas";
 import { formatDateTime, formatFee, formatUsd, formatUsdCompact } from "@/lib/ui/format";
 import { titleCase } from "@/lib/ui/title-case";
 import { FeaturedMark, MirroredMark, StatusBadge, VerifiedMark } from "@/components/markets/market-status";
+import { MarketImage } from "@/components/markets/market-image";
+import { MoveBadge } from "@/components/markets/move-badge";
+import { moveOf, type DayAgoPrices } from "@/lib/ui/moves";
 
 function Stat({ label, value, testId }: { label: string; value: React.ReactNode; testId: string }) {
   return (
@@ -15,7 +18,12 @@ function Stat({ label, value, testId }: { label: string; value: React.ReactNode;
   );
 }
 
-export function MarketHeader({ market }: { market: MarketDetail }) {
+/**
+ * `dayAgo`: the outcomes' day-ago prices (the 24-hour change of the leading outcome is computed from the
+ * market as shown, so the live view's moves with its probabilities); `actions`: the star and embed slot.
+ */
+export function MarketHeader({ market, dayAgo, actions }: { market: MarketDetail; dayAgo?: DayAgoPrices; actions?: React.ReactNode }) {
+  const move = moveOf(market.outcomes, dayAgo);
   const categoryHref = `/?category=${market.category.toLowerCase()}`;
   return (
     <header className="flex flex-col gap-4">
@@ -41,14 +49,7 @@ export function MarketHeader({ market }: { market: MarketDetail }) {
         </ol>
       </nav>
       <div className="flex items-start gap-4">
-        {/* biome-ignore lint/performance/noImgElement: a fixed-size market image (mostly a local SVG) gains nothing from next/image */}
-        <img
-          src={market.image_url}
-          alt=""
-          width={72}
-          height={72}
-          className="size-14 shrink-0 rounded-xl bg-zinc-100 object-cover sm:size-[72px] dark:bg-zinc-800"
-        />
+        <MarketImage src={market.image_url} className="size-14 rounded-xl sm:size-[72px]" />
         <div className="min-w-0 flex-1">
           <div className="mb-1.5 flex flex-wrap items-center gap-1.5">
             <StatusBadge status={market.status} />
@@ -63,10 +64,16 @@ export function MarketHeader({ market }: { market: MarketDetail }) {
               </span>
             )}
           </h1>
+          {actions && <div className="mt-3">{actions}</div>}
         </div>
       </div>
-      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 rounded-xl border border-zinc-200 bg-white p-4 sm:grid-cols-3 lg:grid-cols-5 dark:border-zinc-800 dark:bg-zinc-900">
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 rounded-xl border border-zinc-200 bg-white p-4 sm:grid-cols-3 lg:grid-cols-6 dark:border-zinc-800 dark:bg-zinc-900">
         <Stat label="Volume" value={`${formatUsdCompact(market.total_volume)} Vol.`} testId="market-volume" />
+        <Stat
+          label="24h change"
+          value={move ? <MoveBadge move={move} withName /> : <span className="font-normal text-zinc-600 dark:text-zinc-400">No trade a day ago</span>}
+          testId="market-move"
+        />
         <Stat label="Liquidity" value={formatUsd(market.total_liquidity)} testId="market-liquidity" />
         <Stat label="Fee" value={formatFee(market.platform_fee)} testId="market-fee" />
         <Stat

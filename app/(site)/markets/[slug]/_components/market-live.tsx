@@ -4,12 +4,25 @@
 import { HydrationBoundary, type DehydratedState } from "@tanstack/react-query";
 import { Providers } from "@/app/providers";
 import { MarketView } from "./market-view";
+import type { DayAgoPrices } from "@/lib/ui/moves";
 
-export function MarketLive({ slug, state, nowS }: { slug: string; state: DehydratedState; nowS: number }) {
+export function MarketLive({
+  slug,
+  state,
+  nowS,
+  dayAgo,
+  actions,
+}: {
+  slug: string;
+  state: DehydratedState;
+  nowS: number;
+  dayAgo?: DayAgoPrices;
+  actions?: React.ReactNode;
+}) {
   return (
     <Providers>
       <HydrationBoundary state={state}>
-        <MarketView slug={slug} nowS={nowS} />
+        <MarketView slug={slug} nowS={nowS} dayAgo={dayAgo} actions={actions} />
       </HydrationBoundary>
     </Providers>
   );

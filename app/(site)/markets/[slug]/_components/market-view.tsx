@@ -12,8 +12,9 @@ import { OrderBookLadder } from "@/components/markets/order-book-ladder";
 import { PriceChart } from "@/components/markets/price-chart";
 import { MarketBody } from "./market-body";
 import { LiveStatus } from "./live-status";
+import type { DayAgoPrices } from "@/lib/ui/moves";
 
-export function MarketView({ slug, nowS }: { slug: string; nowS: number }) {
+export function MarketView({ slug, nowS, dayAgo, actions }: { slug: string; nowS: number; dayAgo?: DayAgoPrices; actions?: React.ReactNode }) {
   const detail = useQuery(marketDetailOptions(slug));
   const searchParams = useSearchParams();
   const pathname = usePathname();
@@ -36,6 +37,8 @@ export function MarketView({ slug, nowS }: { slug: string; nowS: number }) {
     <MarketBody
       market={market}
       outcomeId={outcomeId}
+      dayAgo={dayAgo}
+      actions={actions}
       status={<LiveStatus slug={slug} updatedAt={detail.dataUpdatedAt} />}
       chart={
         outcome && (

@@ -1,0 +1,8 @@
+// The request's watchlist (lib/ui/watchlist.ts), read from its cookie by the pages and the header.
+import "server-only";
+import { cookies } from "next/headers";
+import { parseWatchlist, WATCHLIST_COOKIE } from "@/lib/ui/watchlist";
+
+export async function readWatchlist(): Promise<string[]> {
+  return parseWatchlist((await cookies()).get(WATCHLIST_COOKIE)?.value);
+}
