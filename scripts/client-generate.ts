@@ -68,7 +68,7 @@ function filesUnder(dir: string, base = dir): string[] {
     .sort();
 }
 
-/** The files of `a` and `b` (the document and src/gen) that differ, with the first differing line of each. */
+/** The files of `a` (committed) and `b` (regenerated) that differ, each with its changed lines (at most 12 a side). */
 export function differences(a: string, b: string): string[] {
   const list = (root: string) => [DOCUMENT_FILE, ...filesUnder(path.join(root, GEN_DIR)).map((f) => path.join(GEN_DIR, f))];
   const names = [...new Set([...list(a), ...list(b)])].sort();
@@ -80,10 +80,17 @@ export function differences(a: string, b: string): string[] {
       out.push(`${name}: only in ${x === null ? "the regenerated code" : "the committed code"}`);
       continue;
     }
+    // The lines between the common beginning and the common end: what a unified diff would show as one hunk.
     const [xl, yl] = [x.split("\n"), y.split("\n")];
-    const i = xl.findIndex((line, k) => line !== yl[k]);
-    const at = i < 0 ? xl.length : i;
-    out.push(`${name}:${at + 1}\n  committed:   ${xl[at] ?? "(end of file)"}\n  regenerated: ${yl[at] ?? "(end of file)"}`);
+    let head = 0;
+    while (head < xl.length && head < yl.length && xl[head] === yl[head]) head++;
+    let tail = 0;
+    while (tail < xl.length - head && tail < yl.length - head && xl[xl.length - 1 - tail] === yl[yl.length - 1 - tail]) tail++;
+    const show = (lines: string[], sign: string) => {
+      const changed = lines.slice(head, lines.length - tail);
+      return [...changed.slice(0, 12).map((l) => `${sign} ${l}`), ...(changed.length > 12 ? [`${sign} … ${changed.length - 12} more`] : [])];
+    };
+    out.push([`--- ${name}:${head + 1} (committed) / +++ regenerated`, ...show(xl, "-"), ...show(yl, "+")].join("\n"));
   }
   return out;
 }
