@@ -54,6 +54,13 @@ function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
   });
 }
 
+/** A Response made here from a remembered body, with the URL it answers (a constructed Response has none). */
+function answer(body: ArrayBuffer, status: number, statusText: string, headers: Headers, url: string): Response {
+  const response = new Response(body.slice(0), { status, statusText, headers });
+  Object.defineProperty(response, "url", { value: url });
+  return response;
+}
+
 export function createHttp(options: HttpOptions = {}): { fetch: typeof fetch; stats: HttpStats } {
   const base = options.fetch ?? globalThis.fetch.bind(globalThis);
   const etag = options.etag ?? true;
@@ -85,7 +92,10 @@ export function createHttp(options: HttpOptions = {}): { fetch: typeof fetch; st
       if (response.status === 304 && cached) {
         stats.revalidated++;
         remember(key, cached);
-        return new Response(cached.body.slice(0), { status: cached.status, statusText: cached.statusText, headers: cached.headers });
+        // The 304's own fields (Cache-Control, X-Cache, RateLimit …) update the remembered ones, as a cache does.
+        const headers = new Headers(cached.headers);
+        for (const [name, value] of response.headers) if (name !== "content-length" && name !== "content-encoding") headers.set(name, value);
+        return answer(cached.body, cached.status, cached.statusText, headers, request.url);
       }
       if (statuses.includes(response.status) && attempt < maxAttempts) {
         const wait = retryAfterMs(response.headers.get("retry-after")) ?? Math.min(1000 * 2 ** attempt, 10_000);
@@ -103,7 +113,7 @@ export function createHttp(options: HttpOptions = {}): { fetch: typeof fetch; st
         const kept = [...response.headers].filter(([name]) => name !== "content-encoding" && name !== "content-length");
         const entry = { etag: tag, body, status: response.status, statusText: response.statusText, headers: kept };
         remember(key, entry);
-        return new Response(body.slice(0), { status: entry.status, statusText: entry.statusText, headers: entry.headers });
+        return answer(body, entry.status, entry.statusText, new Headers(entry.headers), request.url);
       }
       return response;
     }

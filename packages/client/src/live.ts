@@ -118,27 +118,26 @@ export function createLive(api: MarketsClient, options: LiveOptions = {}) {
 
   const socket: Socket = io(api.baseUrl, { path: "/socket.io", transports: ["websocket"], ...options.socket });
 
-  const join = (name: string, state: ChannelState) => {
+  // A refused or unanswered join (an unknown market, the server's database away, a timeout) is tried again, with
+  // a doubling delay, for as long as the channel has watchers on this connection.
+  const join = (name: string, state: ChannelState, delay = retryMinMs) => {
+    const retry = (error: unknown) => {
+      for (const w of state.watchers) w.error(error);
+      setTimeout(() => channels.get(name) === state && socket.connected && !state.joined && join(name, state, Math.min(delay * 2, retryMaxMs)), delay);
+    };
     socket
       .timeout(10_000)
       .emitWithAck("join", { channel: name })
       .then((ack: { ok: boolean; error?: string }) => {
         if (channels.get(name) !== state || !socket.connected) return;
-        if (!ack?.ok) {
-          for (const w of state.watchers) w.error(new Error(`join ${name}: ${ack?.error ?? "refused"}`));
-          return;
-        }
+        if (!ack?.ok) return retry(new Error(`join ${name}: ${ack?.error ?? "refused"}`));
         state.joined = true;
         state.seq = undefined;
         state.lastHeard = Date.now();
         // Read only once in the room: no change can fall between the read and the first signal.
         for (const w of state.watchers) w.resync();
       })
-      .catch((err: unknown) => {
-        if (channels.get(name) !== state) return;
-        for (const w of state.watchers) w.error(err);
-        if (socket.connected) setTimeout(() => channels.get(name) === state && socket.connected && join(name, state), retryMinMs);
-      });
+      .catch((err: unknown) => channels.get(name) === state && retry(err));
   };
 
   socket.on("connect", () => {

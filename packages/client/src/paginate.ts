@@ -4,7 +4,8 @@ export interface PaginateOptions {
   /** Markets per request, 1..100 (default 100). */
   pageSize?: number;
   /**
-   * How many already-seen markets each request re-reads before its new ones (default 10): where the last seen
+   * How many already-seen markets each request re-reads before its new ones (default a quarter of the page, at
+   * most 10): where the last seen
    * market turns up again tells how far the list moved since the previous page, so a market that slid back across
    * the page boundary is not skipped.
    */
@@ -34,27 +35,30 @@ export async function* paginate<Q extends object, T extends { id: string }>(
   options: PaginateOptions = {},
 ): AsyncGenerator<T, void, undefined> {
   const limit = Math.min(100, Math.max(1, options.pageSize ?? 100));
-  const overlap = Math.min(limit - 1, Math.max(0, options.overlap ?? 10));
+  const overlap = Math.min(limit - 1, Math.max(0, options.overlap ?? Math.min(10, Math.floor(limit / 4))));
   const seen = new Set<string>();
   const recent: string[] = []; // the last yielded ids, newest last: anchors to find in the next page
   let next = 0; // where the market after the last yielded one is believed to be
+  let stuck = 0; // rounds in a row that neither yielded nor moved on
   for (;;) {
-    let back = recent.length ? overlap : 0;
+    // Re-read `overlap` markets before `next` to see where the last yielded ones are now; if none of them is
+    // there, the list moved back further: look further back (at most three times). After three rounds without
+    // progress (a list in upheaval), read on from `next` and rely on the seen ids alone.
+    const anchored = overlap > 0 && recent.length > 0 && stuck < 3;
+    let back = anchored ? overlap : 0;
+    let start = next;
     let page: ListPage<T>;
-    let start: number;
     let from = 0; // index in the page where the new markets begin
     for (let widen = 0; ; widen++) {
       start = Math.max(0, next - back);
       page = await api.listMarkets({ query: { ...filters, limit, offset: start } as Q & { limit: number; offset: number }, signal: options.signal });
-      if (!recent.length || !page.markets.length) break;
+      if (!anchored || !page.markets.length) break;
       const ids = page.markets.map((m) => m.id);
       const anchor = recent.reduce((found, id) => Math.max(found, ids.indexOf(id)), -1);
       if (anchor >= 0) {
         from = anchor + 1;
         break;
       }
-      // None of the last markets is in this window: the list moved back by more than `back`; look further back
-      // (re-reading costs requests, never repeats: seen ids are skipped).
       if (start === 0 || widen === 3) break;
       back = Math.min(next, back * 2 + limit);
     }
@@ -65,8 +69,16 @@ export async function* paginate<Q extends object, T extends { id: string }>(
       if (recent.length > overlap + 1) recent.shift();
       yield market;
     }
-    next = start + page.markets.length;
-    if (!page.markets.length || next >= page.total) return;
+    const end = start + page.markets.length;
+    if (!page.markets.length || end >= page.total) return;
+    if (end > next) {
+      stuck = 0;
+      next = end;
+    } else {
+      // A window that ended before `next`: it found the list slid back (go on from the anchor) or found nothing.
+      stuck++;
+      if (from > 0) next = end;
+    }
   }
 }
 
