@@ -24,11 +24,17 @@ const api = () => createMarketsClient({ baseUrl: testRun().baseURL });
 
 /** A fetch that records what went over the wire (the client's own fetch answers 304s from memory as 200s). */
 function recordingFetch() {
-  const wire: { url: string; status: number; ifNoneMatch: string | null; retryAfter: string | null }[] = [];
+  const wire: { url: string; status: number; ifNoneMatch: string | null; retryAfter: string | null; xCache: string | null }[] = [];
   const f: typeof fetch = async (input, init) => {
     const req = new Request(input, init);
     const res = await fetch(req);
-    wire.push({ url: req.url, status: res.status, ifNoneMatch: req.headers.get("if-none-match"), retryAfter: res.headers.get("retry-after") });
+    wire.push({
+      url: req.url,
+      status: res.status,
+      ifNoneMatch: req.headers.get("if-none-match"),
+      retryAfter: res.headers.get("retry-after"),
+      xCache: res.headers.get("x-cache"),
+    });
     return res;
   };
   return { fetch: f, wire };
@@ -339,7 +345,8 @@ test.describe("live helper – the database restarting", () => {
     const sql = postgres(cluster.url, { max: 1, onnotice: () => {} });
     try {
       const m = await makeMarket(sql, { status: "ACTIVE" });
-      const live = createLive(createMarketsClient({ baseUrl: app.baseURL }), { retryMaxMs: 1000 });
+      const wire = recordingFetch();
+      const live = createLive(createMarketsClient({ baseUrl: app.baseURL, fetch: wire.fetch }), { retryMaxMs: 1000 });
       try {
         const w = watchBids(live, m);
         await w.watch.ready;
@@ -349,9 +356,15 @@ test.describe("live helper – the database restarting", () => {
         await cluster.crash();
         // While the database is away, make the watch read: a reconnect reads the book again, which the server can
         // only answer with a 503 or a stale copy (stale-if-error); neither may replace the newer book held.
+        const fromOutage = wire.wire.length;
         live.socket.io.engine.close();
         await sleep(3000);
         expect(w.last()).toBe(2);
+        const duringOutage = wire.wire.slice(fromOutage).filter((r) => r.url.includes("/orderbook"));
+        expect(
+          duringOutage.some((r) => r.status === 503 || r.xCache === "STALE"),
+          `the watch read the book while the database was away: ${JSON.stringify(duringOutage)}`,
+        ).toBe(true);
         await cluster.start();
 
         for (let i = 0; i < 3; i++) await addBid(sql, m);
