@@ -14,7 +14,8 @@ import {
   type MarketsClient,
 } from "../../packages/client/src/index";
 import * as generated from "../../packages/client/src/gen/primary/sdk.gen";
-import { createLive, type BookInfo, type Live } from "../../packages/client/src/live";
+import { createLive, type BookInfo, type Live, type LiveHeartbeat, type LiveSignal } from "../../packages/client/src/live";
+import type { Heartbeat, Signal } from "@/lib/realtime/channels";
 import { expect, test, testRun } from "../fixtures";
 import { startOwnCluster, type OwnCluster } from "../support/cluster";
 import { startInstance, type Instance } from "../support/instance";
@@ -42,8 +43,15 @@ function recordingFetch() {
 
 type Operation = keyof MarketsClient["withResponse"];
 
-test("the client's camelCase media type is the server's", () => {
+test("the client's camelCase media type is the server's; its push payload types take the server's", () => {
   expect(CLIENT_CAMEL).toBe(CAMEL_MEDIA_TYPE);
+  // The package cannot import the app, so it restates the payloads: the type check fails when they part.
+  const fits = (s: Signal, h: Heartbeat): [LiveSignal, LiveHeartbeat] => [s, h];
+  const [signal, heartbeat] = fits(
+    { channel: "market:x:orderbook", slug: "x", outcomeId: null, at: 0, seq: 1 },
+    { channel: "market:x:orderbook", seq: 0, at: 0, interval: 5000 },
+  );
+  expect([signal.seq, heartbeat.interval]).toEqual([1, 5000]);
 });
 
 test("every operation of the document, in both shapes, answers what the server sends for that URL", async ({ sql }) => {
