@@ -1,8 +1,9 @@
 // npm run bench:api [-- --duration 5 --connections 10 --base-url http://localhost:3000]
 // Benches every public read endpoint of a running server with autocannon and prints a table.
-// Ids, slugs and outcome ids are discovered from GET /v1/markets first. Prints only; never asserts.
+// Ids, slugs and outcome ids are discovered from GET /v1/markets first (through packages/client). Prints only; never asserts.
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { createMarketsClient } from "../packages/client/src/index";
 
 const { values: args } = parseArgs({
   options: {
@@ -17,18 +18,11 @@ const base = (args["base-url"] ?? process.env.BASE_URL ?? "http://localhost:3000
 const duration = Number(args.duration ?? process.env.BENCH_DURATION ?? 5);
 const connections = Number(args.connections ?? process.env.BENCH_CONNECTIONS ?? 10);
 
-interface ListedMarket {
-  id: string;
-  slug: string;
-  question: string;
-  category: string;
-  outcomes: { id: string }[];
-}
-
 async function discover() {
-  const res = await fetch(`${base}/v1/markets?limit=100`);
-  if (!res.ok) throw new Error(`GET /v1/markets answered ${res.status}; is the server running at ${base}?`);
-  const { markets } = (await res.json()) as { markets: ListedMarket[] };
+  const api = createMarketsClient({ baseUrl: base, retry: false });
+  const { markets } = await api.listMarkets({ query: { limit: 100 } }).catch((err: Error) => {
+    throw new Error(`${err.message}; is the server running at ${base}?`);
+  });
   const market = markets.find((m) => m.outcomes.length > 0);
   if (!market) throw new Error("GET /v1/markets returned no market with outcomes; seed the database first");
   // A word from a real question, so the search has hits.

@@ -9,6 +9,7 @@ import { percentile, sleep } from "../lib/dev/tools";
 import { startInstance } from "../e2e/support/instance";
 import { startOwnCluster } from "../e2e/support/cluster";
 import { startLoad } from "../e2e/support/load";
+import { createMarketsClient } from "../packages/client/src/index";
 
 const { values } = parseArgs({
   options: {
@@ -50,8 +51,7 @@ const lastMemory = (): Memory | undefined => {
 
 let stopSockets = false;
 try {
-  const list = await (await fetch(`${baseURL}/v1/markets?limit=100`)).json();
-  const markets: { id: string; slug: string; outcomes: { id: string }[] }[] = list.markets;
+  const { markets } = await createMarketsClient({ baseUrl: baseURL }).listMarkets({ query: { limit: 100 } });
   const paths = markets
     .slice(0, 40)
     .flatMap((m, i) => [

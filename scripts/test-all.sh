@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test: type check, lint and format check (Biome), unit tests (vitest), a production build, then every Playwright project
+# npm test: type check, the generated client's drift check, lint and format check (Biome), unit tests (vitest), a production build, then every Playwright project
 # (API over real HTTP, UI and demo flows in Chromium) against a throwaway seeded database.
 set -uo pipefail
 export NEXT_TELEMETRY_DISABLED=1
@@ -11,6 +11,14 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 step "type check"
 npx tsc --noEmit -p . || status=1
+
+step "generated client in step with the OpenAPI document (npm run client:check)"
+# @hey-api/openapi-ts needs Node 20.19+; elsewhere skipped, loudly.
+if node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)'; then
+  npm run --silent client:check || status=1
+else
+  echo "SKIPPED: the client generator needs Node 20.19 or newer – npm run client:check"
+fi
 
 step "lint and format (biome)"
 npx biome check . || status=1
