@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { GetCandlesBatchData, GetCandlesBatchErrors, GetCandlesBatchResponses, GetCandlesBySlugData, GetCandlesBySlugErrors, GetCandlesBySlugResponses, GetCandlesData, GetCandlesErrors, GetCandlesResponses, GetMarketBySlugData, GetMarketBySlugErrors, GetMarketBySlugResponses, GetMarketData, GetMarketErrors, GetMarketResponses, GetOrderBookBySlugData, GetOrderBookBySlugErrors, GetOrderBookBySlugResponses, GetOrderBookData, GetOrderBookErrors, GetOrderBookResponses, GetOrderBooksData, GetOrderBooksErrors, GetOrderBooksResponses, GetPriceHistoriesData, GetPriceHistoriesErrors, GetPriceHistoriesResponses, GetPriceHistoryBySlugData, GetPriceHistoryBySlugErrors, GetPriceHistoryBySlugResponses, GetPriceHistoryData, GetPriceHistoryErrors, GetPriceHistoryResponses, ListMarketsData, ListMarketsErrors, ListMarketsResponses, ListTradesBySlugData, ListTradesBySlugErrors, ListTradesBySlugResponses, ListTradesData, ListTradesErrors, ListTradesResponses } from './types.gen.js';
+import type { GetCandlesBatchData, GetCandlesBatchErrors, GetCandlesBatchResponses, GetCandlesBySlugData, GetCandlesBySlugErrors, GetCandlesBySlugResponses, GetCandlesData, GetCandlesErrors, GetCandlesResponses, GetMarketBySlugData, GetMarketBySlugErrors, GetMarketBySlugResponses, GetMarketData, GetMarketErrors, GetMarketResponses, GetOrderBookAtBySlugData, GetOrderBookAtBySlugErrors, GetOrderBookAtBySlugResponses, GetOrderBookAtData, GetOrderBookAtErrors, GetOrderBookAtResponses, GetOrderBookBySlugData, GetOrderBookBySlugErrors, GetOrderBookBySlugResponses, GetOrderBookData, GetOrderBookErrors, GetOrderBookResponses, GetOrderBooksData, GetOrderBooksErrors, GetOrderBooksResponses, GetPriceHistoriesData, GetPriceHistoriesErrors, GetPriceHistoriesResponses, GetPriceHistoryBySlugData, GetPriceHistoryBySlugErrors, GetPriceHistoryBySlugResponses, GetPriceHistoryData, GetPriceHistoryErrors, GetPriceHistoryResponses, ListMarketsData, ListMarketsErrors, ListMarketsResponses, ListOrderBookChangesBySlugData, ListOrderBookChangesBySlugErrors, ListOrderBookChangesBySlugResponses, ListOrderBookChangesData, ListOrderBookChangesErrors, ListOrderBookChangesResponses, ListTradesBySlugData, ListTradesBySlugErrors, ListTradesBySlugResponses, ListTradesData, ListTradesErrors, ListTradesResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -52,6 +52,34 @@ export const getOrderBook = <ThrowOnError extends boolean = false>(options: Opti
  * Native markets: resting limit orders only (never the rest of a market order), crossing levels netted first, levels of 0.05 shares or less omitted. Mirrored markets (external_source set): the venue's book as received. Unknown query parameters are ignored.
  */
 export const getOrderBookBySlug = <ThrowOnError extends boolean = false>(options: Options<GetOrderBookBySlugData, ThrowOnError>) => (options.client ?? client).get<GetOrderBookBySlugResponses, GetOrderBookBySlugErrors, ThrowOnError>({ url: '/v1/markets/slug/{slug}/orderbook', ...options });
+
+/**
+ * Order book of one outcome at a past moment, market by id
+ *
+ * The book as GET …/orderbook answered it at `ts`, with the version then in force and its time in headers. Once a later version exists the answer can never change: `Cache-Control: public, max-age=31536000, immutable`; otherwise it is the live book, cached like it. A moment the record cannot answer for (before it began, past its retention, or while it was switched off) is a 404. Unknown query parameters are rejected with 400.
+ */
+export const getOrderBookAt = <ThrowOnError extends boolean = false>(options: Options<GetOrderBookAtData, ThrowOnError>) => (options.client ?? client).get<GetOrderBookAtResponses, GetOrderBookAtErrors, ThrowOnError>({ url: '/v1/markets/{id}/orderbook/at', ...options });
+
+/**
+ * Order book of one outcome at a past moment, market by slug
+ *
+ * The book as GET …/orderbook answered it at `ts`, with the version then in force and its time in headers. Once a later version exists the answer can never change: `Cache-Control: public, max-age=31536000, immutable`; otherwise it is the live book, cached like it. A moment the record cannot answer for (before it began, past its retention, or while it was switched off) is a 404. Unknown query parameters are rejected with 400.
+ */
+export const getOrderBookAtBySlug = <ThrowOnError extends boolean = false>(options: Options<GetOrderBookAtBySlugData, ThrowOnError>) => (options.client ?? client).get<GetOrderBookAtBySlugResponses, GetOrderBookAtBySlugErrors, ThrowOnError>({ url: '/v1/markets/slug/{slug}/orderbook/at', ...options });
+
+/**
+ * Changes of one outcome's order book, market by id
+ *
+ * The book's versions in order, each with the levels it changed (shares "0.00": gone) or, with replace, the whole book; from `fromVersion` (inclusive) or from the first version at or after `startTs`, up to `endTs`. `limit` 1..1000; next_version continues. A page that is not the last never changes (immutable). A fromVersion the record no longer holds is a 404. Unknown query parameters are rejected with 400.
+ */
+export const listOrderBookChanges = <ThrowOnError extends boolean = false>(options: Options<ListOrderBookChangesData, ThrowOnError>) => (options.client ?? client).get<ListOrderBookChangesResponses, ListOrderBookChangesErrors, ThrowOnError>({ url: '/v1/markets/{id}/orderbook/changes', ...options });
+
+/**
+ * Changes of one outcome's order book, market by slug
+ *
+ * The book's versions in order, each with the levels it changed (shares "0.00": gone) or, with replace, the whole book; from `fromVersion` (inclusive) or from the first version at or after `startTs`, up to `endTs`. `limit` 1..1000; next_version continues. A page that is not the last never changes (immutable). A fromVersion the record no longer holds is a 404. Unknown query parameters are rejected with 400.
+ */
+export const listOrderBookChangesBySlug = <ThrowOnError extends boolean = false>(options: Options<ListOrderBookChangesBySlugData, ThrowOnError>) => (options.client ?? client).get<ListOrderBookChangesBySlugResponses, ListOrderBookChangesBySlugErrors, ThrowOnError>({ url: '/v1/markets/slug/{slug}/orderbook/changes', ...options });
 
 /**
  * Price history of one outcome, market by id

@@ -558,6 +558,48 @@ export type CamelOrderBook = {
     asks: Array<BookLevel>;
 };
 
+export type BookChanges = {
+    /**
+     * In version order, consecutive.
+     */
+    changes: Array<BookChange>;
+    /**
+     * Pass as fromVersion for the next page; null when the range is read.
+     */
+    next_version: number | null;
+};
+
+export type BookChange = {
+    /**
+     * The version this change made.
+     */
+    version: number;
+    /**
+     * The version's time: ISO 8601, UTC, microseconds.
+     */
+    at: string;
+    /**
+     * True: bids and asks are the whole new book (a venue's book replaced). False: only the levels that changed.
+     */
+    replace: boolean;
+    /**
+     * Changed bid levels, highest first; shares "0.00": the level is gone.
+     */
+    bids: Array<BookLevel>;
+    /**
+     * Changed ask levels, lowest first; shares "0.00": the level is gone.
+     */
+    asks: Array<BookLevel>;
+};
+
+export type CamelBookChanges = {
+    changes: Array<BookChange>;
+    /**
+     * Pass as fromVersion for the next page; null when the range is read.
+     */
+    nextVersion: number | null;
+};
+
 export type PriceHistory = {
     history: Array<PricePoint>;
 };
@@ -656,6 +698,14 @@ export type OrderBooks = {
         outcome_id: string;
         book: OrderBook | null;
         error: BatchItemError | null;
+        /**
+         * The book's version (the Book-Version header of the single endpoint); null with an error.
+         */
+        version: number | null;
+        /**
+         * The book's checksum (the Book-Checksum header); null with an error.
+         */
+        checksum: number | null;
     }>;
 };
 
@@ -672,6 +722,14 @@ export type CamelOrderBooks = {
         outcomeId: string;
         book: CamelOrderBook | null;
         error: BatchItemError | null;
+        /**
+         * The book's version (the Book-Version header of the single endpoint); null with an error.
+         */
+        version: number | null;
+        /**
+         * The book's checksum (the Book-Checksum header); null with an error.
+         */
+        checksum: number | null;
     }>;
 };
 
@@ -1067,6 +1125,242 @@ export type GetOrderBookBySlugResponses = {
 };
 
 export type GetOrderBookBySlugResponse = GetOrderBookBySlugResponses[keyof GetOrderBookBySlugResponses];
+
+export type GetOrderBookAtData = {
+    body?: never;
+    headers?: {
+        /**
+         * An ETag from an earlier response: 304 when it is still current.
+         */
+        'If-None-Match'?: string;
+    };
+    path: {
+        /**
+         * Market id. A malformed id answers 404 like an unknown one.
+         */
+        id: string;
+    };
+    query: {
+        /**
+         * An outcomes[].id of the market, given once. Missing or repeated: 400. Unknown or malformed: 404. An outcome of another market: 400.
+         */
+        outcomeId: string;
+        /**
+         * The moment, unix seconds (fractions to the microsecond allowed): the book as it was then.
+         */
+        ts: number;
+    };
+    url: '/v1/markets/{id}/orderbook/at';
+};
+
+export type GetOrderBookAtErrors = {
+    /**
+     * ts, fromVersion, startTs, endTs or limit invalid, both or neither of fromVersion and startTs, an unknown parameter, or an outcome of another market.
+     */
+    400: ErrorBody;
+    /**
+     * Market not found: <id>, Outcome not found, or not recorded.
+     */
+    404: ErrorBody;
+    /**
+     * Unexpected failure; the body never carries details.
+     */
+    500: ErrorBody;
+};
+
+export type GetOrderBookAtError = GetOrderBookAtErrors[keyof GetOrderBookAtErrors];
+
+export type GetOrderBookAtResponses = {
+    /**
+     * The book at ts.
+     */
+    200: OrderBook;
+};
+
+export type GetOrderBookAtResponse = GetOrderBookAtResponses[keyof GetOrderBookAtResponses];
+
+export type GetOrderBookAtBySlugData = {
+    body?: never;
+    headers?: {
+        /**
+         * An ETag from an earlier response: 304 when it is still current.
+         */
+        'If-None-Match'?: string;
+    };
+    path: {
+        /**
+         * Market slug.
+         */
+        slug: string;
+    };
+    query: {
+        /**
+         * An outcomes[].id of the market, given once. Missing or repeated: 400. Unknown or malformed: 404. An outcome of another market: 400.
+         */
+        outcomeId: string;
+        /**
+         * The moment, unix seconds (fractions to the microsecond allowed): the book as it was then.
+         */
+        ts: number;
+    };
+    url: '/v1/markets/slug/{slug}/orderbook/at';
+};
+
+export type GetOrderBookAtBySlugErrors = {
+    /**
+     * ts, fromVersion, startTs, endTs or limit invalid, both or neither of fromVersion and startTs, an unknown parameter, or an outcome of another market.
+     */
+    400: ErrorBody;
+    /**
+     * Market not found: <slug>, Outcome not found, or not recorded.
+     */
+    404: ErrorBody;
+    /**
+     * Unexpected failure; the body never carries details.
+     */
+    500: ErrorBody;
+};
+
+export type GetOrderBookAtBySlugError = GetOrderBookAtBySlugErrors[keyof GetOrderBookAtBySlugErrors];
+
+export type GetOrderBookAtBySlugResponses = {
+    /**
+     * The book at ts.
+     */
+    200: OrderBook;
+};
+
+export type GetOrderBookAtBySlugResponse = GetOrderBookAtBySlugResponses[keyof GetOrderBookAtBySlugResponses];
+
+export type ListOrderBookChangesData = {
+    body?: never;
+    headers?: {
+        /**
+         * An ETag from an earlier response: 304 when it is still current.
+         */
+        'If-None-Match'?: string;
+    };
+    path: {
+        /**
+         * Market id. A malformed id answers 404 like an unknown one.
+         */
+        id: string;
+    };
+    query: {
+        /**
+         * An outcomes[].id of the market, given once. Missing or repeated: 400. Unknown or malformed: 404. An outcome of another market: 400.
+         */
+        outcomeId: string;
+        /**
+         * The first version to list (inclusive): a page's next_version, or the version you hold + 1. Not together with startTs.
+         */
+        fromVersion?: number;
+        /**
+         * List from the first version at or after this moment, unix seconds. Not together with fromVersion.
+         */
+        startTs?: number;
+        /**
+         * List versions up to this moment (inclusive), unix seconds. Default: no end.
+         */
+        endTs?: number;
+        /**
+         * Changes per page, 1..1000.
+         */
+        limit?: number;
+    };
+    url: '/v1/markets/{id}/orderbook/changes';
+};
+
+export type ListOrderBookChangesErrors = {
+    /**
+     * ts, fromVersion, startTs, endTs or limit invalid, both or neither of fromVersion and startTs, an unknown parameter, or an outcome of another market.
+     */
+    400: ErrorBody;
+    /**
+     * Market not found: <id>, Outcome not found, or not recorded.
+     */
+    404: ErrorBody;
+    /**
+     * Unexpected failure; the body never carries details.
+     */
+    500: ErrorBody;
+};
+
+export type ListOrderBookChangesError = ListOrderBookChangesErrors[keyof ListOrderBookChangesErrors];
+
+export type ListOrderBookChangesResponses = {
+    /**
+     * One page of changes, in version order.
+     */
+    200: BookChanges;
+};
+
+export type ListOrderBookChangesResponse = ListOrderBookChangesResponses[keyof ListOrderBookChangesResponses];
+
+export type ListOrderBookChangesBySlugData = {
+    body?: never;
+    headers?: {
+        /**
+         * An ETag from an earlier response: 304 when it is still current.
+         */
+        'If-None-Match'?: string;
+    };
+    path: {
+        /**
+         * Market slug.
+         */
+        slug: string;
+    };
+    query: {
+        /**
+         * An outcomes[].id of the market, given once. Missing or repeated: 400. Unknown or malformed: 404. An outcome of another market: 400.
+         */
+        outcomeId: string;
+        /**
+         * The first version to list (inclusive): a page's next_version, or the version you hold + 1. Not together with startTs.
+         */
+        fromVersion?: number;
+        /**
+         * List from the first version at or after this moment, unix seconds. Not together with fromVersion.
+         */
+        startTs?: number;
+        /**
+         * List versions up to this moment (inclusive), unix seconds. Default: no end.
+         */
+        endTs?: number;
+        /**
+         * Changes per page, 1..1000.
+         */
+        limit?: number;
+    };
+    url: '/v1/markets/slug/{slug}/orderbook/changes';
+};
+
+export type ListOrderBookChangesBySlugErrors = {
+    /**
+     * ts, fromVersion, startTs, endTs or limit invalid, both or neither of fromVersion and startTs, an unknown parameter, or an outcome of another market.
+     */
+    400: ErrorBody;
+    /**
+     * Market not found: <slug>, Outcome not found, or not recorded.
+     */
+    404: ErrorBody;
+    /**
+     * Unexpected failure; the body never carries details.
+     */
+    500: ErrorBody;
+};
+
+export type ListOrderBookChangesBySlugError = ListOrderBookChangesBySlugErrors[keyof ListOrderBookChangesBySlugErrors];
+
+export type ListOrderBookChangesBySlugResponses = {
+    /**
+     * One page of changes, in version order.
+     */
+    200: BookChanges;
+};
+
+export type ListOrderBookChangesBySlugResponse = ListOrderBookChangesBySlugResponses[keyof ListOrderBookChangesBySlugResponses];
 
 export type GetPriceHistoryData = {
     body?: never;
