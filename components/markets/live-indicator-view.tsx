@@ -6,12 +6,12 @@ import type { RealtimeStatus } from "@/lib/realtime/client";
 
 const LABELS = { connected: "Live", reconnecting: "Reconnecting…", connecting: "Connecting…" } as const;
 
-/** How long ago, in a few characters: "3 s ago", "12 min ago", "over 1 h ago". */
+/** How long ago, in a few characters: "3 s ago", "12 min ago", "1 h+ ago" (the pill is as wide as the longest). */
 export function formatAge(ageS: number): string {
   const s = Math.max(0, Math.floor(ageS));
   if (s < 60) return `${s} s ago`;
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  return "over 1 h ago";
+  return "1 h+ ago";
 }
 
 export interface Freshness {
