@@ -4,7 +4,7 @@
 // back to live. Imported by order-book-ladder.tsx on the first click on Replay, so it costs nothing before.
 import { useEffect, useId, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { bookAtOptions } from "@/lib/query/markets";
+import { bookAtOptions, bookChangeTimesOptions } from "@/lib/query/markets";
 import { Button } from "@/components/ui/button";
 import { OrderBookView } from "./order-book-view";
 
@@ -55,6 +55,13 @@ export function OrderBookReplay({
   }, [ts]);
 
   const past = useQuery(bookAtOptions(slug, outcomeId, queryTs));
+  // The whole seconds at which each change of the window is first in force: marks on the scrubber, and stops
+  // for the previous/next change buttons.
+  const changes = useQuery(bookChangeTimesOptions(slug, outcomeId, start, end));
+  const stops = [...new Set((changes.data ?? []).map((c) => Math.ceil(c.at)).filter((t) => t >= start && t <= end))];
+  const prev = stops.findLast((t) => t < ts);
+  const next = stops.find((t) => t > ts);
+  const marksId = useId();
   const withDate = hours > 1;
   const windowId = useId();
   const rangeId = useId();
@@ -103,11 +110,30 @@ export function OrderBookReplay({
         max={end}
         step={1}
         value={ts}
+        list={stops.length ? marksId : undefined}
         aria-valuetext={moment}
         onChange={(e) => setTs(Number(e.target.value))}
         className="h-6 w-full cursor-pointer accent-indigo-600 dark:accent-indigo-400"
         data-testid="replay-scrubber"
       />
+      {stops.length > 0 && (
+        <datalist id={marksId}>
+          {stops.map((t) => (
+            <option key={t} value={t} />
+          ))}
+        </datalist>
+      )}
+      <div className="flex items-center gap-2">
+        <Button size="sm" className="h-7 text-xs" disabled={prev === undefined} onClick={() => prev !== undefined && setTs(prev)}>
+          Previous change
+        </Button>
+        <Button size="sm" className="h-7 text-xs" disabled={next === undefined} onClick={() => next !== undefined && setTs(next)}>
+          Next change
+        </Button>
+        <span className="ml-auto tabular text-zinc-600 dark:text-zinc-400" data-testid="replay-changes">
+          {changes.data ? `${changes.data.length}${changes.data.length >= 1000 ? "+" : ""} ${changes.data.length === 1 ? "change" : "changes"}` : ""}
+        </span>
+      </div>
       <p aria-live="polite" className="min-h-4 truncate tabular text-zinc-700 dark:text-zinc-300" data-testid="replay-as-of">
         {past.isError
           ? "Not recorded at this moment"

@@ -61,6 +61,20 @@ test("market page – replay shows the book as it was at a chosen moment, with i
   await scrubber.press("End");
   await expect(asOf).toContainText(`version ${second.version}`);
   await expect(later).toBeVisible();
+  // By change: the scrubber's stops are the whole seconds at which each version came in force.
+  await expect(page.getByTestId("replay-changes")).toHaveText(/^[1-9]\d* changes?$/);
+  const previous = page.getByRole("button", { name: "Previous change" });
+  const next = page.getByRole("button", { name: "Next change" });
+  await expect(next).toBeDisabled();
+  await previous.click();
+  await expect(scrubber).toHaveValue(String(Math.ceil(second.at)));
+  await expect(asOf).toContainText(`version ${second.version}`);
+  await previous.click();
+  await expect(scrubber).toHaveValue(String(Math.ceil(first.at)));
+  await expect(asOf).toContainText(`version ${first.version}`);
+  await expect(later).toHaveCount(0);
+  await next.click();
+  await expect(asOf).toContainText(`version ${second.version}`);
   await scrubber.press("Home"); // an hour ago, before the market existed: said so, not a broken ladder
   await expect(asOf).toHaveText(/Not recorded|version 0/);
   await scrubber.fill(String(ts));

@@ -74,6 +74,21 @@ export const bookAtOptions = (slug: string, outcomeId: string, ts: number) =>
     placeholderData: keepPreviousData,
   });
 
+/**
+ * The versions and times (unix seconds) of a book's changes from startTs to endTs: docs/api.md "Past books"
+ * (…/orderbook/changes). One page of up to 1,000, the earliest; enough to mark a scrubber.
+ */
+export const bookChangeTimesOptions = (slug: string, outcomeId: string, startTs: number, endTs: number) =>
+  queryOptions({
+    queryKey: marketKeys.bookChanges(slug, outcomeId, startTs, endTs),
+    queryFn: async ({ signal }) => {
+      const q = new URLSearchParams({ outcomeId, startTs: String(startTs), endTs: String(endTs), limit: "1000" });
+      const body = await getJson<{ changes: Array<{ version: number; at: string }> }>(`/v1/markets/slug/${enc(slug)}/orderbook/changes?${q}`, signal);
+      return body.changes.map((c) => ({ version: c.version, at: Date.parse(c.at) / 1000 }));
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
 function historyUrl(slug: string, outcomeId: string, q: { startTs: number; endTs?: number; fidelity: number }) {
   const p = new URLSearchParams({ outcomeId, startTs: String(q.startTs), fidelity: String(q.fidelity) });
   if (q.endTs !== undefined) p.set("endTs", String(q.endTs));
