@@ -67,6 +67,14 @@ export function OrderBookReplay({
   const rangeId = useId();
   const moment = formatMoment(ts, withDate);
 
+  const asOf = past.isError
+    ? "Not recorded at this moment"
+    : past.data && !past.isPlaceholderData
+      ? `As of ${formatMoment(queryTs, withDate)} · version ${past.data.version}${
+          past.data.versionAt ? ` (since ${formatMoment(Date.parse(past.data.versionAt) / 1000, withDate)})` : ""
+        }`
+      : "Loading…";
+
   const controls = (
     <div role="group" aria-label="Replay the order book" className="flex flex-col gap-2 border-b border-zinc-200 px-4 py-3 text-xs dark:border-zinc-800">
       <div className="flex flex-wrap items-center gap-2">
@@ -134,14 +142,8 @@ export function OrderBookReplay({
           {changes.data ? `${changes.data.length}${changes.data.length >= 1000 ? "+" : ""} ${changes.data.length === 1 ? "change" : "changes"}` : ""}
         </span>
       </div>
-      <p aria-live="polite" className="min-h-4 truncate tabular text-zinc-700 dark:text-zinc-300" data-testid="replay-as-of">
-        {past.isError
-          ? "Not recorded at this moment"
-          : past.data && !past.isPlaceholderData
-            ? `As of ${formatMoment(queryTs, withDate)} · version ${past.data.version}${
-                past.data.versionAt ? ` (since ${formatMoment(Date.parse(past.data.versionAt) / 1000, withDate)})` : ""
-              }`
-            : "Loading…"}
+      <p aria-live="polite" title={asOf} className="min-h-4 truncate tabular text-zinc-700 dark:text-zinc-300" data-testid="replay-as-of">
+        {asOf}
       </p>
     </div>
   );
