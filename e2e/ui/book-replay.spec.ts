@@ -29,6 +29,8 @@ test("market page – replay shows the book as it was at a chosen moment, with i
   const second = await versionNow(request, m.slug, m.yes);
   expect(second.version).toBeGreaterThan(first.version);
   expect(second.at).toBeGreaterThan(ts);
+  // The window ends when replay begins: a couple of seconds after the second change, so End is past its stop.
+  while (Date.now() / 1000 < second.at + 2.2) await new Promise((r) => setTimeout(r, 200));
 
   await page.goto(`/markets/${m.slug}`);
   await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible({ timeout: 30_000 });
