@@ -103,6 +103,15 @@ for (const colorScheme of ["light", "dark"] as const) {
       expect(await violations(page)).toEqual([]);
     });
 
+    test(`a11y – the market page with the book's replay open passes every axe rule (${colorScheme})`, async ({ page, sql }) => {
+      await page.goto(`/markets/${await activeSlug(sql)}`);
+      await expect(page.locator("html[data-hydrated]")).toBeAttached({ timeout: 30_000 });
+      await page.getByRole("button", { name: "Replay", exact: true }).click();
+      await expect(page.getByTestId("replay-as-of")).toHaveText(/As of|Not recorded/);
+      expect(await violations(page)).toEqual([]);
+      expect(await labelNotInName(page)).toEqual([]);
+    });
+
     test(`a11y – both 404 pages pass every axe rule, experimental included (${colorScheme})`, async ({ page }) => {
       for (const [path, heading] of [
         ["/no-such-page", "Page not found"],

@@ -5,6 +5,11 @@ export const marketKeys = {
   detail: (slug: string) => [...marketKeys.all, "detail", slug] as const,
   orderBooks: (slug: string) => [...marketKeys.all, "orderbook", slug] as const,
   orderBook: (slug: string, outcomeId: string) => [...marketKeys.orderBooks(slug), outcomeId] as const,
+  /** A past book (replay): outside orderBooks(slug), so the book channel's invalidations leave it be. */
+  bookAt: (slug: string, outcomeId: string, ts: number) => [...marketKeys.all, "book-at", slug, outcomeId, ts] as const,
+  /** The times of a book's changes in a stretch (the replay scrubber's marks). */
+  bookChanges: (slug: string, outcomeId: string, startTs: number, endTs: number) =>
+    [...marketKeys.all, "book-changes", slug, outcomeId, startTs, endTs] as const,
   histories: (slug: string) => [...marketKeys.all, "history", slug] as const,
   history: (slug: string, outcomeId: string, range: { startTs?: number; endTs?: number; fidelity: number } | string) =>
     [...marketKeys.histories(slug), outcomeId, range] as const,

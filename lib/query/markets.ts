@@ -47,6 +47,48 @@ export const orderBookOptions = (slug: string, outcomeId: string) =>
     queryFn: ({ signal }) => getJson<OrderBook>(`/v1/markets/slug/${enc(slug)}/orderbook?outcomeId=${enc(outcomeId)}`, signal),
   });
 
+/** A past book with its version and that version's time (headers Book-Version, Book-Version-Time). */
+export interface PastBook {
+  book: OrderBook;
+  version: number;
+  /** ISO 8601; null for version 0 */
+  versionAt: string | null;
+}
+
+/** The book of one outcome as it was at `ts` (unix seconds): docs/api.md "Past books". Immutable once later versions exist. */
+export const bookAtOptions = (slug: string, outcomeId: string, ts: number) =>
+  queryOptions({
+    queryKey: marketKeys.bookAt(slug, outcomeId, ts),
+    queryFn: async ({ signal }): Promise<PastBook> => {
+      const res = await fetch(`/v1/markets/slug/${enc(slug)}/orderbook/at?outcomeId=${enc(outcomeId)}&ts=${ts}`, {
+        signal,
+        headers: { accept: "application/json" },
+      });
+      const body: unknown = await res.json().catch(() => null);
+      if (!res.ok) throw new HttpError(res.status, errorMessage(body) ?? (res.statusText || `HTTP ${res.status}`));
+      if (typeof body !== "object" || body === null) throw new HttpError(res.status, "Malformed response");
+      return { book: body as OrderBook, version: Number(res.headers.get("Book-Version") ?? 0), versionAt: res.headers.get("Book-Version-Time") };
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: (count, err) => !(err instanceof HttpError && err.status < 500) && count < 2,
+    placeholderData: keepPreviousData,
+  });
+
+/**
+ * The versions and times (unix seconds) of a book's changes from startTs to endTs: docs/api.md "Past books"
+ * (…/orderbook/changes). One page of up to 1,000, the earliest; enough to mark a scrubber.
+ */
+export const bookChangeTimesOptions = (slug: string, outcomeId: string, startTs: number, endTs: number) =>
+  queryOptions({
+    queryKey: marketKeys.bookChanges(slug, outcomeId, startTs, endTs),
+    queryFn: async ({ signal }) => {
+      const q = new URLSearchParams({ outcomeId, startTs: String(startTs), endTs: String(endTs), limit: "1000" });
+      const body = await getJson<{ changes: Array<{ version: number; at: string }> }>(`/v1/markets/slug/${enc(slug)}/orderbook/changes?${q}`, signal);
+      return body.changes.map((c) => ({ version: c.version, at: Date.parse(c.at) / 1000 }));
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
 function historyUrl(slug: string, outcomeId: string, q: { startTs: number; endTs?: number; fidelity: number }) {
   const p = new URLSearchParams({ outcomeId, startTs: String(q.startTs), fidelity: String(q.fidelity) });
   if (q.endTs !== undefined) p.set("endTs", String(q.endTs));

@@ -20,6 +20,21 @@ let everConnected = false;
 const statusListeners = new Set<() => void>();
 const channels = new Map<string, Set<Subscriber>>();
 
+// When each channel last heard from the server (a signal or a heartbeat), for the live indicator's
+// freshness, and the heartbeat interval it announced: silent for longer than that + 1 s means stalled.
+export interface Heard {
+  at: number;
+  interval: number | null;
+}
+const heard = new Map<string, Heard>();
+const heardListeners = new Set<() => void>();
+
+function noteHeard(channel: string, interval?: number) {
+  if (!channels.has(channel)) return;
+  heard.set(channel, { at: Date.now(), interval: typeof interval === "number" ? interval : (heard.get(channel)?.interval ?? null) });
+  for (const l of heardListeners) l();
+}
+
 function setStatus(next: RealtimeStatus) {
   if (next === status) return;
   status = next;
@@ -56,6 +71,10 @@ function ensureSocket(): void {
       everConnected = true;
       // A new connection is in no room. Refetch only once joined again, so no write falls between.
       const joined = Promise.all([...channels.keys()].map(join));
+      // Joined (and, after a reconnect, refetched): as fresh as a heartbeat.
+      void joined.then(() => {
+        for (const channel of channels.keys()) noteHeard(channel);
+      });
       if (resync) {
         void joined.then(() => {
           for (const subs of channels.values()) for (const sub of subs) sub.onResync();
@@ -69,9 +88,15 @@ function ensureSocket(): void {
     s.io.on("reconnect_attempt", () => setStatus("reconnecting"));
     for (const kind of CHANNEL_KINDS) {
       s.on(kind, (raw: unknown) => {
-        if (isSignal(raw)) for (const sub of channels.get(raw.channel) ?? []) sub.onSignal(raw);
+        if (!isSignal(raw)) return;
+        noteHeard(raw.channel);
+        for (const sub of channels.get(raw.channel) ?? []) sub.onSignal(raw);
       });
     }
+    s.on("heartbeat", (raw: unknown) => {
+      const hb = raw as { channel?: unknown; interval?: unknown } | null;
+      if (typeof hb?.channel === "string") noteHeard(hb.channel, typeof hb.interval === "number" ? hb.interval : undefined);
+    });
   });
 }
 
@@ -90,6 +115,7 @@ export function subscribeChannel(channel: string, subscriber: Subscriber): () =>
     subs.delete(subscriber);
     if (subs.size === 0 && channels.get(channel) === subs) {
       channels.delete(channel);
+      heard.delete(channel);
       if (socket?.connected) socket.emit("leave", { channel });
     }
   };
@@ -103,3 +129,12 @@ export function subscribeStatus(listener: () => void): () => void {
 
 export const getStatus = (): RealtimeStatus => status;
 export const getServerStatus = (): RealtimeStatus => "connecting";
+
+/** Calls the listener whenever a channel hears from the server; returns the unsubscribe function. */
+export function subscribeHeard(listener: () => void): () => void {
+  heardListeners.add(listener);
+  return () => heardListeners.delete(listener);
+}
+
+/** When the channel last heard from the server (undefined: not since it was joined). */
+export const getHeard = (channel: string): Heard | undefined => heard.get(channel);

@@ -6,7 +6,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { marketKeys } from "@/lib/query/keys";
 import type { OrderBook } from "@/lib/markets/schemas";
 import { channelName, type ChannelKind, type Signal } from "./channels";
-import { getServerStatus, getStatus, subscribeChannel, subscribeStatus, type RealtimeStatus } from "./client";
+import { getHeard, getServerStatus, getStatus, subscribeChannel, subscribeHeard, subscribeStatus, type RealtimeStatus } from "./client";
 
 export function useRealtimeStatus(): RealtimeStatus {
   return useSyncExternalStore(subscribeStatus, getStatus, getServerStatus);
@@ -45,4 +45,17 @@ export function useMarketChannel(slug: string): RealtimeStatus {
   }, [slug]);
 
   return useRealtimeStatus();
+}
+
+const noHeard = () => 0;
+
+/**
+ * When the market's channels (price, orderbook) last heard from the server, a signal or a heartbeat
+ * (ms since the epoch; 0: not yet), and the heartbeat interval they announced (ms; 0: none heard yet).
+ */
+export function useMarketFreshness(slug: string): { heardAt: number; interval: number } {
+  const names = [channelName(slug, "price"), channelName(slug, "orderbook")];
+  const heardAt = useSyncExternalStore(subscribeHeard, () => Math.max(0, ...names.map((n) => getHeard(n)?.at ?? 0)), noHeard);
+  const interval = useSyncExternalStore(subscribeHeard, () => Math.max(0, ...names.map((n) => getHeard(n)?.interval ?? 0)), noHeard);
+  return { heardAt, interval };
 }
