@@ -6,7 +6,7 @@
 import type { Outcome, Trade } from "@/lib/markets/schemas";
 import type { TapeScope } from "@/lib/ui/market-view";
 import { formatCents, formatShares } from "@/lib/ui/format";
-import { outcomeColor } from "@/lib/ui/outcome-lines";
+import { outcomeColor } from "@/lib/ui/outcome-color";
 import { cn } from "@/lib/ui/cn";
 import { Button } from "@/components/ui/button";
 
@@ -102,11 +102,11 @@ export function ActivityPanelView(props: ActivityPanelViewProps) {
       data-testid="activity-panel"
       className="rounded-xl border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900"
     >
-      <div className="flex items-center justify-between gap-3 px-4 pt-4 pb-3">
+      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-2 px-4 pt-4 pb-3">
         <h2 id="activity-heading" className="font-semibold">
           Activity
         </h2>
-        <div role="group" aria-label="Trades of" className="flex min-w-0 rounded-lg bg-zinc-100 p-0.5 dark:bg-zinc-800">
+        <div role="group" aria-label="Trades of" className="flex rounded-lg bg-zinc-100 p-0.5 dark:bg-zinc-800">
           {scopes.map(([s, label]) => (
             <button
               key={s}
@@ -115,7 +115,7 @@ export function ActivityPanelView(props: ActivityPanelViewProps) {
               data-href={props.scopeHref?.(s)}
               onClick={onScopeChange && (() => onScopeChange(s))}
               className={cn(
-                "min-w-0 truncate rounded-md px-2.5 py-1 text-xs font-semibold",
+                "max-w-48 truncate rounded-md px-2.5 py-1 text-xs font-semibold",
                 s === scope
                   ? "bg-white text-zinc-900 shadow-sm dark:bg-zinc-950 dark:text-white"
                   : "text-zinc-600 hover:text-zinc-900 dark:text-zinc-300 dark:hover:text-white",

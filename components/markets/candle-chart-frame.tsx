@@ -66,7 +66,7 @@ export function CandleChartFrame(
       title={`Candles · ${outcomeName}`}
       legend={
         <p className="mt-0.5 flex flex-wrap items-baseline gap-x-2" data-testid="chart-legend" aria-live="off">
-          <span className="tabular inline-block min-w-[3.5em] text-2xl font-semibold" data-testid="chart-price">
+          <span className="tabular inline-block min-w-[3.7em] text-2xl font-semibold" data-testid="chart-price">
             {shown ? formatCents(shown.close) : "–"}
           </span>
           {shown && (

@@ -9,7 +9,7 @@ import type { PricePoint } from "@/lib/markets/schemas";
 import { outcomeHistoriesOptions } from "@/lib/query/markets";
 import { marketHistoryRange, nowMinute, type ChartRange } from "@/lib/ui/chart-ranges";
 import { formatCents } from "@/lib/ui/format";
-import { outcomeColor } from "@/lib/ui/outcome-lines";
+import { outcomeColor } from "@/lib/ui/outcome-color";
 import { type LineOutcome, OutcomeLinesFrame } from "./outcome-lines-frame";
 import { type ChartMode, timeTicks, useCanvasChart } from "./use-canvas-chart";
 

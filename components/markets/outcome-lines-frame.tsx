@@ -4,7 +4,8 @@
 // draws over it. No hooks.
 import type { Outcome, PricePoint } from "@/lib/markets/schemas";
 import { formatCents } from "@/lib/ui/format";
-import { outcomeColor, outcomeLinePaths } from "@/lib/ui/outcome-lines";
+import { outcomeColor } from "@/lib/ui/outcome-color";
+import { outcomeLinePaths } from "@/lib/ui/outcome-lines";
 import { cn } from "@/lib/ui/cn";
 import { ChartShell, PlotSvg, type ShellState, type TimeTick } from "./price-chart-frame";
 
@@ -92,7 +93,8 @@ export function OutcomeLinesFrame(
                   style={{ borderColor: outcomeColor(o), background: on ? outcomeColor(o) : "transparent" }}
                 />
                 {o.name}
-                <span className="tabular">{p ? formatCents(p.p) : "–"}</span>
+                {/* A fixed width: a live price of more or fewer digits must not re-wrap the legend (CLS). */}
+                <span className="tabular inline-block w-[6ch] text-right">{p ? formatCents(p.p) : "–"}</span>
               </button>
             );
           })}

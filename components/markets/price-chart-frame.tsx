@@ -64,11 +64,13 @@ export function PlotSvg({
           </span>
         ))}
       </div>
+      {/* Labels placed by transforms, not offsets: when a live point rescales the axis they glide, and a
+          transform moves no box (no layout shift). Each wrapper is the column's height, so y% of it is y. */}
       <div className="absolute top-0 right-0 bottom-6 w-13">
         {ticks.map((v) => (
-          <span key={v} className="tabular absolute right-0 -translate-y-1/2 text-[11px] text-zinc-600 dark:text-zinc-400" style={{ top: `${y(v) * 100}%` }}>
-            {formatCents(v)}
-          </span>
+          <div key={v} className="absolute inset-0" style={{ transform: `translateY(${y(v) * 100}%)` }}>
+            <span className="tabular absolute top-0 right-0 -translate-y-1/2 text-[11px] text-zinc-600 dark:text-zinc-400">{formatCents(v)}</span>
+          </div>
         ))}
       </div>
     </div>
@@ -134,21 +136,20 @@ export function PriceChartFrame(props: ChartFrameProps) {
       title={`Price history · ${outcomeName}`}
       legend={
         <p className="mt-0.5 flex items-baseline gap-2" data-testid="chart-legend" aria-live="off">
-          <span className="tabular text-2xl font-semibold" data-testid="chart-price">
+          {/* Price and change at fixed widths, the change hidden (not removed) under the crosshair and while
+              there is no change to show: the time after them never moves as live points arrive (CLS). */}
+          <span className="tabular inline-block min-w-[3.7em] text-2xl font-semibold" data-testid="chart-price">
             {shown ? formatCents(shown.p) : "–"}
           </span>
-          {/* Hidden, not removed, under the crosshair: the time after it must not move (CLS). */}
-          {first && latest && points.length > 1 && (
-            <span
-              className={cn(
-                "tabular text-xs font-medium",
-                change >= 0 ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400",
-                hover && "invisible",
-              )}
-            >
-              {change >= 0 ? "▲" : "▼"} {formatCents(Math.abs(change))} in range
-            </span>
-          )}
+          <span
+            className={cn(
+              "tabular inline-block w-[15ch] text-xs font-medium whitespace-nowrap",
+              change >= 0 ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400",
+              (hover || points.length < 2) && "invisible",
+            )}
+          >
+            {change >= 0 ? "▲" : "▼"} {formatCents(Math.abs(change))} in range
+          </span>
           {/* Last in the row: it appears with the live view (the reader's clock), moving nothing. */}
           {shown && shownTime && (
             <span className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="chart-time">

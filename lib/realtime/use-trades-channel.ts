@@ -44,6 +44,8 @@ export function useTradesChannel(slug: string) {
       onSignal: (signal: Signal) => next(signal),
       // Reconnected: signals may have been missed; a signal without trades makes every tape catch up.
       onResync: () => next({}),
+      // Joined: catch up on what traded between the read of the first page (the server's) and the join.
+      onJoined: () => next({}),
     });
   }, [slug]);
 }

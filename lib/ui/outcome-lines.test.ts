@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AREA_W } from "./price-area";
-import { outcomeColor, outcomeLinePaths } from "./outcome-lines";
+import { outcomeColor } from "./outcome-color";
+import { outcomeLinePaths } from "./outcome-lines";
 
 const xs = (d: string | null) =>
   (d ?? "")
