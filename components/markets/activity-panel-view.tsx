@@ -12,6 +12,7 @@ import { Button } from "@/components/ui/button";
 
 /** Height of a row in px (two lines of text). */
 export const TAPE_ROW_H = 44;
+/** The columns of .tape-row (app/globals.css), for the heads above the rows. */
 const COLUMNS = "grid grid-cols-[4.25rem_minmax(0,1fr)_minmax(0,0.9fr)_minmax(0,1.1fr)] gap-x-2 px-4";
 
 const time = new Intl.DateTimeFormat("en-US", { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
@@ -20,48 +21,42 @@ const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD",
 
 function TradeRow({ trade, outcome, index }: { trade: Trade; outcome?: Pick<Outcome, "name" | "color" | "index">; index: number }) {
   const at = new Date(trade.executed_at);
+  // Laid out by .tape-row (app/globals.css); each row reads as one sentence ("… at 55.0¢, 10.00 shares …").
   return (
-    <li
-      data-testid="trade-row"
-      data-trade={trade.id}
-      className={cn(COLUMNS, "absolute inset-x-0 top-0 h-11 content-center border-b border-zinc-100 text-xs leading-4 dark:border-zinc-800")}
-      style={{ transform: `translateY(${index * TAPE_ROW_H}px)` }}
-    >
-      <span className="tabular flex flex-col">
+    <li className="tape-row" data-trade={trade.id} style={{ transform: `translateY(${index * TAPE_ROW_H}px)` }}>
+      <span>
         <time dateTime={trade.executed_at} suppressHydrationWarning>
           {time.format(at)}
         </time>
-        <span className="text-zinc-600 dark:text-zinc-400" suppressHydrationWarning>
-          {day.format(at)}
-        </span>
+        <small suppressHydrationWarning>{day.format(at)}</small>
       </span>
-      <span className="flex min-w-0 flex-col">
-        <span className="flex min-w-0 items-center gap-1.5">
-          {outcome && <span aria-hidden="true" className="size-2 shrink-0 rounded-full" style={{ background: outcomeColor(outcome) }} />}
-          <span className="truncate">{outcome?.name ?? "–"}</span>
+      <span>
+        <span>
+          {outcome && <i aria-hidden="true" style={{ background: outcomeColor(outcome) }} />}
+          {outcome?.name ?? "–"}
         </span>
-        <span className="tabular font-semibold">
+        <b>
           <span className="sr-only">at </span>
           {formatCents(trade.price)}
-        </span>
+        </b>
       </span>
-      <span className="tabular flex min-w-0 flex-col text-right">
-        <span className="truncate">
+      <span>
+        <span>
           {formatShares(trade.shares)}
           <span className="sr-only"> shares</span>
         </span>
-        <span className="truncate text-zinc-600 dark:text-zinc-400">{usd.format(Number(trade.notional))}</span>
+        <small>{usd.format(Number(trade.notional))}</small>
       </span>
-      <span className="flex min-w-0 flex-col">
-        <span className="truncate">
+      <span>
+        <span>
           <span className="sr-only">maker </span>
           {trade.maker?.username ?? "–"}
         </span>
-        <span className="truncate text-zinc-600 dark:text-zinc-400">
+        <small>
           <span aria-hidden="true">→ </span>
           <span className="sr-only">taker </span>
           {trade.taker?.username ?? "–"}
-        </span>
+        </small>
       </span>
     </li>
   );
@@ -150,7 +145,7 @@ export function ActivityPanelView(props: ActivityPanelViewProps) {
           <span className="text-right">Shares</span>
           <span>Maker → Taker</span>
         </div>
-        <ol className={cn("relative", props.stale && "opacity-60")} style={{ height: trades.length * TAPE_ROW_H }}>
+        <ol className={cn("relative", props.stale && "opacity-60")} data-testid="trade-rows" style={{ height: trades.length * TAPE_ROW_H }}>
           {trades.map((t, i) => (
             <TradeRow key={t.id} trade={t} outcome={byId.get(t.outcome_id)} index={i} />
           ))}

@@ -92,8 +92,8 @@ export function OutcomeLinesFrame(
                   className="size-2.5 shrink-0 rounded-full border-2"
                   style={{ borderColor: outcomeColor(o), background: on ? outcomeColor(o) : "transparent" }}
                 />
-                {o.name}
-                {/* A fixed width: a live price of more or fewer digits must not re-wrap the legend (CLS). */}
+                {/* The space keeps name and price apart in the button's name ("Yes 62.0¢", not "Yes62.0¢"). */}
+                {o.name} {/* A fixed width: a live price of more or fewer digits must not re-wrap the legend (CLS). */}
                 <span className="tabular inline-block w-[6ch] text-right">{p ? formatCents(p.p) : "–"}</span>
               </button>
             );

@@ -89,7 +89,7 @@ for (const colorScheme of ["light", "dark"] as const) {
       const slug = await multiSlug(sql);
       await page.goto(`/markets/${slug}?chart=candles`);
       await expect(page.getByTestId("candle-chart")).toHaveAttribute("aria-label", /candles/);
-      await expect(page.getByTestId("trade-row").first()).toBeVisible();
+      await expect(page.getByTestId("activity-panel").getByRole("listitem").first()).toBeVisible();
       expect(await violations(page)).toEqual([]);
       expect(await labelNotInName(page)).toEqual([]);
       await page.goto(`/markets/${slug}?chart=all&trades=all`);

@@ -74,7 +74,7 @@ test("market page – trades arriving in the Activity panel move nothing, in it 
   const shifts = await watchShifts(page);
   await page.goto(`/markets/${m.slug}?trades=all`);
   await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible({ timeout: 30_000 });
-  const rows = page.getByTestId("activity-panel").getByTestId("trade-row");
+  const rows = page.getByTestId("activity-panel").getByRole("listitem");
   await expect(rows).toHaveCount(3);
   // One trade, then three in one commit: rows go on top of the tape, the rest move down by their transforms.
   await addTrades(sql, m, [{ price: "0.581" }]);

@@ -31,14 +31,14 @@ test("Activity – the first response lists the chosen outcome's trades; a commi
 
   // Server-rendered: the Yes tape's three trades are in the HTML, before any script runs.
   const html = await (await request.get(`/markets/${m.slug}`)).text();
-  expect(html.match(/data-testid="trade-row"/g)).toHaveLength(3);
+  expect(html.match(/<li class="tape-row"/g)).toHaveLength(3);
   expect(html).toContain("43.0¢");
 
   await page.goto(`/markets/${m.slug}`);
   await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible({ timeout: 30_000 });
   await markDocument(page);
   const panel = page.getByTestId("activity-panel");
-  const rows = panel.getByTestId("trade-row");
+  const rows = panel.getByRole("listitem");
   await expect(rows).toHaveCount(3);
   await expect(rows.first()).toContainText("43.0¢");
   await expect(rows.first()).toContainText(maker.username);
@@ -87,15 +87,16 @@ test("Activity – Load older walks back through the cursor, from the keyboard, 
   const expected = (await sql<{ id: string }[]>`SELECT id FROM trades WHERE outcome_id = ${m.yes} ORDER BY executed_at DESC, id DESC`).map((r) => r.id);
   await page.goto(`/markets/${m.slug}`);
   const panel = page.getByTestId("activity-panel");
-  const rows = panel.getByTestId("trade-row");
-  await expect(rows).toHaveCount(30);
+  const rows = panel.getByRole("listitem");
+  await expect(rows).toHaveCount(15);
   const older = panel.getByRole("button", { name: "Load older trades" });
   await older.focus();
   await page.keyboard.press("Enter");
-  await expect(rows).toHaveCount(60);
+  await expect(rows).toHaveCount(45);
   await expect(panel.getByTestId("activity-announcement")).toHaveText("30 older trades loaded");
   await page.keyboard.press("Enter"); // the focus stayed on the button
   await expect(rows).toHaveCount(75);
+  await expect(panel.getByTestId("activity-announcement")).toHaveText("30 older trades loaded");
   await expect(panel.getByRole("button", { name: "No older trades" })).toBeFocused();
   // Every trade once, newest first, as the database orders them.
   expect(await rows.evaluateAll((rs) => rs.map((r) => r.getAttribute("data-trade")))).toEqual(expected);

@@ -101,7 +101,8 @@ export const candlesOptions = (slug: string, outcomeId: string, range: CandleRan
     placeholderData: keepPreviousData,
   });
 
-/** Trades per page of the Activity panel (the first one is in the server's response). */
+/** Trades on the Activity panel's first page (in the server's response: twice the rows its box shows) and per older page. */
+export const TAPE_FIRST_PAGE = 15;
 export const TAPE_PAGE = 30;
 
 export function tradesUrl(slug: string, q: { outcomeId?: string | null; before?: string; after?: string; limit?: number }) {
@@ -122,6 +123,6 @@ export const getTradesPage = (url: string, signal?: AbortSignal) => getJson<Trad
 export const tapeOptions = (slug: string, outcomeId: string | null) =>
   queryOptions({
     queryKey: marketKeys.tape(slug, outcomeId),
-    queryFn: async ({ signal }): Promise<HeldTape> => heldTape(await getTradesPage(tradesUrl(slug, { outcomeId }), signal)),
+    queryFn: async ({ signal }): Promise<HeldTape> => heldTape(await getTradesPage(tradesUrl(slug, { outcomeId, limit: TAPE_FIRST_PAGE }), signal)),
     staleTime: Number.POSITIVE_INFINITY,
   });

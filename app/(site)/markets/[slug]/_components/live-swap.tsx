@@ -12,10 +12,7 @@ export function LiveSwap({ slug, state, nowS, children }: { slug: string; state:
   const [Live, setLive] = useState<Live | null>(null);
   useEffect(() => {
     let on = true;
-    void import("./market-live").then(async (m) => {
-      await m.prepareLive(new URLSearchParams(window.location.search).get("chart"));
-      if (on) setLive(() => m.MarketLive);
-    });
+    void import("./market-live").then((m) => on && setLive(() => m.MarketLive));
     return () => {
       on = false;
     };

@@ -5,9 +5,6 @@ import { HydrationBoundary, type DehydratedState } from "@tanstack/react-query";
 import { Providers } from "@/app/providers";
 import { MarketView } from "./market-view";
 
-/** What the live view needs before it swaps in besides this chunk: the chart of the URL's mode (chart-panel.tsx). */
-export { prepareChartMode as prepareLive } from "@/components/markets/chart-panel";
-
 export function MarketLive({ slug, state, nowS }: { slug: string; state: DehydratedState; nowS: number }) {
   return (
     <Providers>

@@ -5,7 +5,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { getCandles, getPriceHistory, getTrades, priceHistoryReader } from "@/lib/markets/cache";
 import type { Candle, MarketDetail, Outcome, PricePoint, TradeTape } from "@/lib/markets/schemas";
-import { candlesOptions, outcomeHistoriesOptions, priceHistoryOptions, TAPE_PAGE, tapeOptions } from "@/lib/query/markets";
+import { candlesOptions, outcomeHistoriesOptions, priceHistoryOptions, TAPE_FIRST_PAGE, tapeOptions } from "@/lib/query/markets";
 import { heldTape } from "@/lib/realtime/tape-follow";
 import { marketCandleRange, marketHistoryRange } from "@/lib/ui/chart-ranges";
 import { chartModesOf, type MarketViewParams, type parseMarketView } from "@/lib/ui/market-view";
@@ -60,7 +60,7 @@ export async function serverPanels({
           ),
         )
       : undefined,
-    orUndefined(getTrades({ slug, outcomeId: tapeOutcome ?? undefined, limit: TAPE_PAGE }) as Promise<TradeTape>),
+    orUndefined(getTrades({ slug, outcomeId: tapeOutcome ?? undefined, limit: TAPE_FIRST_PAGE }) as Promise<TradeTape>),
   ]);
   if (points) queryClient.setQueryData(priceHistoryOptions(slug, outcome.id, history).queryKey, points as PricePoint[]);
   if (candles) queryClient.setQueryData(candlesOptions(slug, outcome.id, candleRange).queryKey, candles);
