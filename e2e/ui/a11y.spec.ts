@@ -57,6 +57,14 @@ async function activeSlug(sql: import("postgres").Sql) {
   return slug as string;
 }
 
+/** The busiest active market of more than two outcomes (it offers the all-outcomes chart). */
+async function multiSlug(sql: import("postgres").Sql) {
+  const [{ slug }] = await sql`
+    SELECT slug FROM markets m WHERE status = 'ACTIVE' AND external_source IS NULL AND (SELECT count(*) FROM outcomes o WHERE o.market_id = m.id) > 2
+    ORDER BY total_volume DESC LIMIT 1`;
+  return slug as string;
+}
+
 for (const colorScheme of ["light", "dark"] as const) {
   test.describe(`accessibility (${colorScheme})`, () => {
     test.use({ colorScheme });
@@ -112,6 +120,21 @@ for (const colorScheme of ["light", "dark"] as const) {
       expect(await labelNotInName(page)).toEqual([]);
     });
 
+    test(`a11y – the market page's candle and all-outcomes charts and its whole-market tape pass every axe rule (${colorScheme})`, async ({ page, sql }) => {
+      const slug = await multiSlug(sql);
+      await page.goto(`/markets/${slug}?chart=candles`);
+      await expect(page.getByTestId("candle-chart")).toHaveAttribute("aria-label", /candles/);
+      await expect(page.getByTestId("activity-panel").getByRole("listitem").first()).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+      expect(await labelNotInName(page)).toEqual([]);
+      await page.goto(`/markets/${slug}?chart=all&trades=all`);
+      await expect(page.getByTestId("outcomes-chart")).toHaveAttribute("aria-label", /¢/);
+      await page.getByRole("group", { name: "Lines shown" }).getByRole("button").first().click(); // one line switched off
+      await expect(page.getByRole("group", { name: "Lines shown" }).getByRole("button").first()).toHaveAttribute("aria-pressed", "false");
+      expect(await violations(page)).toEqual([]);
+      expect(await labelNotInName(page)).toEqual([]);
+    });
+
     test(`a11y – both 404 pages pass every axe rule, experimental included (${colorScheme})`, async ({ page }) => {
       for (const [path, heading] of [
         ["/no-such-page", "Page not found"],
@@ -141,7 +164,17 @@ test.describe("phone", () => {
 
   test("a11y – at 360 px neither page scrolls sideways", async ({ page, sql }) => {
     const slug = await activeSlug(sql);
-    for (const path of ["/", "/?status=resolved&category=sports", `/markets/${slug}`, "/watchlist", `/embed/markets/${slug}`, "/no-such-page"]) {
+    const multi = await multiSlug(sql);
+    for (const path of [
+      "/",
+      "/?status=resolved&category=sports",
+      `/markets/${slug}`,
+      `/markets/${multi}?chart=candles`,
+      `/markets/${multi}?chart=all&trades=all`,
+      "/watchlist",
+      `/embed/markets/${slug}`,
+      "/no-such-page",
+    ]) {
       await page.goto(path);
       await expect(page.locator("main h1")).toBeVisible();
       await page.waitForTimeout(500); // let the chart lay out

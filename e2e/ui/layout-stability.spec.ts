@@ -7,7 +7,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
-import { makeFullMarket } from "../support/markets";
+import { addTrades, makeFullMarket, makeMarket } from "../support/markets";
 import { expect, test } from "./helpers";
 
 async function watchShifts(page: Page) {
@@ -68,6 +68,47 @@ test("market page – nothing moves while it loads, hydrates, swaps in the live 
   await page.waitForTimeout(500);
   expect(await shifts()).toEqual([]);
 });
+
+test("market page – trades arriving in the Activity panel move nothing, in it or around it (CLS 0)", async ({ page, sql }) => {
+  const m = await makeFullMarket(sql);
+  const shifts = await watchShifts(page);
+  await page.goto(`/markets/${m.slug}?trades=all`);
+  await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible({ timeout: 30_000 });
+  const rows = page.getByTestId("activity-panel").getByRole("listitem");
+  await expect(rows).toHaveCount(3);
+  // One trade, then three in one commit: rows go on top of the tape, the rest move down by their transforms.
+  await addTrades(sql, m, [{ price: "0.581" }]);
+  await expect(rows).toHaveCount(4);
+  await addTrades(sql, m, [{ price: "0.582" }, { price: "0.583", outcome: m.no }, { price: "0.584" }]);
+  await expect(rows).toHaveCount(7);
+  await page.waitForTimeout(500);
+  expect(await shifts()).toEqual([]);
+});
+
+for (const chart of ["candles", "all"] as const) {
+  test(`market page – in the ${chart} chart mode nothing moves while it loads, swaps in the live view and draws the canvas (CLS 0)`, async ({ page, sql }) => {
+    // The all-outcomes mode needs a market of more than two outcomes: three, each traded in the last hour.
+    const m = chart === "candles" ? await makeFullMarket(sql) : await makeMarket(sql, { prefix: "cls-lines", status: "ACTIVE", outcomes: 3 });
+    if (chart === "all") {
+      const at = (min: number) => new Date(Date.now() - min * 60_000);
+      await addTrades(
+        sql,
+        m,
+        m.outcomes.flatMap((outcome, k) => [40, 30, 20].map((min, i) => ({ outcome, price: (0.2 + k * 0.25 + i / 50).toFixed(3), at: at(min - k) }))),
+      );
+    }
+    const shifts = await watchShifts(page);
+    await page.goto(`/markets/${m.slug}?range=1h&chart=${chart}`);
+    await expect(page.locator('[data-live="on"]')).toBeAttached();
+    await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible({ timeout: 30_000 });
+    const box = page.getByRole("img", { name: chart === "candles" ? /Candlestick chart/ : /Price chart of every outcome/ });
+    await box.hover();
+    await expect(box.locator("canvas").first()).toBeVisible({ timeout: 30_000 });
+    await page.mouse.move(10, 10);
+    await page.waitForTimeout(500);
+    expect(await shifts()).toEqual([]);
+  });
+}
 
 test("market list – nothing moves while it loads and hydrates (CLS 0)", async ({ page }) => {
   const shifts = await watchShifts(page);

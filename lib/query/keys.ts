@@ -13,4 +13,12 @@ export const marketKeys = {
   histories: (slug: string) => [...marketKeys.all, "history", slug] as const,
   history: (slug: string, outcomeId: string, range: { startTs?: number; endTs?: number; fidelity: number } | string) =>
     [...marketKeys.histories(slug), outcomeId, range] as const,
+  /** Every outcome's history over one range, read in one batch (the chart's "All outcomes" mode). */
+  outcomeHistories: (slug: string, outcomeIds: readonly string[], range: { startTs?: number; fidelity: number }) =>
+    [...marketKeys.histories(slug), "outcomes", outcomeIds, range] as const,
+  candles: (slug: string) => [...marketKeys.all, "candles", slug] as const,
+  candle: (slug: string, outcomeId: string, range: { interval: string; startTs: number }) => [...marketKeys.candles(slug), outcomeId, range] as const,
+  /** The trade tapes the page holds: one per filter (an outcome, or null for all of them). */
+  tapes: (slug: string) => [...marketKeys.all, "trades", slug] as const,
+  tape: (slug: string, outcomeId: string | null) => [...marketKeys.tapes(slug), outcomeId] as const,
 };

@@ -3,8 +3,9 @@
 // response from those schemas (and its tests parse them), so zod stays out of the browser entirely.
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { marketKeys } from "./keys";
-import type { MarketDetail, OrderBook, PriceHistory, PricePoint } from "@/lib/markets/schemas";
-import { ALL_RANGE_MAX_REQUESTS, type HistoryRange } from "@/lib/ui/chart-ranges";
+import type { Candle, Candles, MarketDetail, OrderBook, PriceHistory, PricePoint, TradeTape } from "@/lib/markets/schemas";
+import { type HeldTape, heldTape } from "@/lib/realtime/tape-follow";
+import { ALL_RANGE_MAX_REQUESTS, type CandleRange, type HistoryRange } from "@/lib/ui/chart-ranges";
 
 export class HttpError extends Error {
   constructor(
@@ -98,22 +99,72 @@ function historyUrl(slug: string, outcomeId: string, q: { startTs: number; endTs
 export const priceHistoryOptions = (slug: string, outcomeId: string, range: HistoryRange) =>
   queryOptions({
     queryKey: marketKeys.history(slug, outcomeId, range),
-    queryFn: async ({ signal }) => {
-      let history: PricePoint[] = (await getJson<PriceHistory>(historyUrl(slug, outcomeId, range), signal)).history;
-      if (range.walkBackTo === undefined) return history;
-      // A request reads at most the 1,000 latest trades: when the earliest point is later than the
-      // market's start plus one bucket, the old end was probably cut, so ask again before it.
-      const bucketS = range.fidelity * 60;
-      for (let i = 1; i < ALL_RANGE_MAX_REQUESTS && history.length > 0; i++) {
-        const earliest = history[0].t;
-        if (earliest <= range.walkBackTo + bucketS || earliest - 1 < range.startTs) break;
-        const older = (await getJson<PriceHistory>(historyUrl(slug, outcomeId, { ...range, endTs: earliest - 1 }), signal)).history.filter(
-          (pt) => pt.t < earliest,
-        );
-        if (older.length === 0) break;
-        history = [...older, ...history];
-      }
-      return history;
+    queryFn: async ({ signal }) => walkBack(slug, outcomeId, range, (await getJson<PriceHistory>(historyUrl(slug, outcomeId, range), signal)).history, signal),
+    placeholderData: keepPreviousData,
+  });
+
+/** "All": a request reads at most the 1,000 latest trades, so while the earliest point is later than the market's start plus one bucket, the old end was probably cut: ask again before it. */
+async function walkBack(slug: string, outcomeId: string, range: HistoryRange, first: PricePoint[], signal: AbortSignal): Promise<PricePoint[]> {
+  let history = first;
+  if (range.walkBackTo === undefined) return history;
+  const bucketS = range.fidelity * 60;
+  for (let i = 1; i < ALL_RANGE_MAX_REQUESTS && history.length > 0; i++) {
+    const earliest = history[0].t;
+    if (earliest <= range.walkBackTo + bucketS || earliest - 1 < range.startTs) break;
+    const older = (await getJson<PriceHistory>(historyUrl(slug, outcomeId, { ...range, endTs: earliest - 1 }), signal)).history.filter((pt) => pt.t < earliest);
+    if (older.length === 0) break;
+    history = [...older, ...history];
+  }
+  return history;
+}
+
+/** Every outcome's history over one range, in one batch request (GET /v1/prices-history?outcomeIds=…); "All" walks back per outcome. */
+export const outcomeHistoriesOptions = (slug: string, outcomeIds: readonly string[], range: HistoryRange) =>
+  queryOptions({
+    queryKey: marketKeys.outcomeHistories(slug, outcomeIds, range),
+    queryFn: async ({ signal }): Promise<Record<string, PricePoint[]>> => {
+      const p = new URLSearchParams({ outcomeIds: outcomeIds.join(","), startTs: String(range.startTs), fidelity: String(range.fidelity) });
+      const { items } = await getJson<{ items: { outcome_id: string; prices_history: PriceHistory | null }[] }>(`/v1/prices-history?${p}`, signal);
+      const lines = await Promise.all(
+        items.map(async (item) => [item.outcome_id, await walkBack(slug, item.outcome_id, range, item.prices_history?.history ?? [], signal)] as const),
+      );
+      return Object.fromEntries(lines);
     },
     placeholderData: keepPreviousData,
+  });
+
+export const candlesOptions = (slug: string, outcomeId: string, range: CandleRange) =>
+  queryOptions({
+    queryKey: marketKeys.candle(slug, outcomeId, range),
+    queryFn: async ({ signal }): Promise<Candle[]> => {
+      const p = new URLSearchParams({ outcomeId, interval: range.interval, startTs: String(range.startTs) });
+      return (await getJson<Candles>(`/v1/markets/slug/${enc(slug)}/candles?${p}`, signal)).candles;
+    },
+    placeholderData: keepPreviousData,
+  });
+
+/** Trades on the Activity panel's first page (in the server's response: twice the rows its box shows) and per older page. */
+export const TAPE_FIRST_PAGE = 15;
+export const TAPE_PAGE = 30;
+
+export function tradesUrl(slug: string, q: { outcomeId?: string | null; before?: string; after?: string; limit?: number }) {
+  const p = new URLSearchParams({ limit: String(q.limit ?? TAPE_PAGE) });
+  if (q.outcomeId) p.set("outcomeId", q.outcomeId);
+  if (q.before) p.set("before", q.before);
+  if (q.after) p.set("after", q.after);
+  return `/v1/markets/slug/${enc(slug)}/trades?${p}`;
+}
+
+export const getTradesPage = (url: string, signal?: AbortSignal) => getJson<TradeTape>(url, signal);
+
+/**
+ * The Activity panel's tape (one outcome's, or the market's with null): its first page, then kept by the
+ * trades channel (lib/realtime/use-trades-channel.ts), which appends; never refetched on its own, which
+ * would drop the older pages the reader loaded.
+ */
+export const tapeOptions = (slug: string, outcomeId: string | null) =>
+  queryOptions({
+    queryKey: marketKeys.tape(slug, outcomeId),
+    queryFn: async ({ signal }): Promise<HeldTape> => heldTape(await getTradesPage(tradesUrl(slug, { outcomeId, limit: TAPE_FIRST_PAGE }), signal)),
+    staleTime: Number.POSITIVE_INFINITY,
   });

@@ -11,6 +11,11 @@ interface Subscriber {
   onSignal: (signal: Signal) => void;
   /** Called after a reconnect: signals may have been missed, refetch. */
   onResync: () => void;
+  /**
+   * Called once the channel is joined for this subscriber (at once if it already was): from then on no
+   * signal is missed, so what changed since the data was read can be fetched now (the trades tape).
+   */
+  onJoined?: () => void;
 }
 
 let socket: Socket | null = null;
@@ -19,6 +24,8 @@ let status: RealtimeStatus = "connecting";
 let everConnected = false;
 const statusListeners = new Set<() => void>();
 const channels = new Map<string, Set<Subscriber>>();
+/** The join of each channel on the current connection (settled once acknowledged). */
+const joins = new Map<string, Promise<void>>();
 
 // When each channel last heard from the server (a signal or a heartbeat), for the live indicator's
 // freshness, and the heartbeat interval it announced: silent for longer than that + 1 s means stalled.
@@ -42,12 +49,20 @@ function setStatus(next: RealtimeStatus) {
 }
 
 function join(channel: string): Promise<void> {
-  return new Promise((resolve) => {
+  const joined = new Promise<void>((resolve) => {
     if (!socket) return resolve();
     socket.timeout(10_000).emit("join", { channel }, (err: Error | null, ack?: Ack) => {
       if (err || !ack?.ok) console.warn(`[realtime] join ${channel}: ${err?.message ?? (ack as { error?: string })?.error}`);
       resolve();
     });
+  });
+  joins.set(channel, joined);
+  return joined;
+}
+
+function whenJoined(channel: string, sub: Subscriber) {
+  void joins.get(channel)?.then(() => {
+    if (channels.get(channel)?.has(sub)) sub.onJoined?.();
   });
 }
 
@@ -70,6 +85,7 @@ function ensureSocket(): void {
       const resync = everConnected;
       everConnected = true;
       // A new connection is in no room. Refetch only once joined again, so no write falls between.
+      joins.clear();
       const joined = Promise.all([...channels.keys()].map(join));
       // Joined (and, after a reconnect, refetched): as fresh as a heartbeat.
       void joined.then(() => {
@@ -79,6 +95,8 @@ function ensureSocket(): void {
         void joined.then(() => {
           for (const subs of channels.values()) for (const sub of subs) sub.onResync();
         });
+      } else {
+        for (const [channel, subs] of channels) for (const sub of subs) whenJoined(channel, sub);
       }
     });
     s.on("disconnect", (reason) => {
@@ -111,11 +129,14 @@ export function subscribeChannel(channel: string, subscriber: Subscriber): () =>
     if (socket?.connected) void join(channel);
   }
   subs.add(subscriber);
+  // Joined or joining on this connection; otherwise the connect handler joins it and calls back.
+  if (socket?.connected) whenJoined(channel, subscriber);
   return () => {
     subs.delete(subscriber);
     if (subs.size === 0 && channels.get(channel) === subs) {
       channels.delete(channel);
       heard.delete(channel);
+      joins.delete(channel);
       if (socket?.connected) socket.emit("leave", { channel });
     }
   };

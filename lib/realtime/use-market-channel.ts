@@ -1,6 +1,7 @@
 "use client";
 // Keeps one market's queries fresh: joins its price and orderbook channels while mounted and turns
-// each signal into a react-query invalidation (the socket never writes component state).
+// each signal into a react-query invalidation (the socket never writes component state). The trades
+// channel is the Activity panel's (use-trades-channel.ts).
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { marketKeys } from "@/lib/query/keys";
@@ -17,6 +18,8 @@ export function useMarketChannel(slug: string): RealtimeStatus {
   const invalidate = (kind: ChannelKind, signal?: Signal) => {
     if (kind === "price") {
       void queryClient.invalidateQueries({ queryKey: marketKeys.histories(slug) });
+      // Candles change only with trades, which signal the price channel (docs/api.md "Candles").
+      void queryClient.invalidateQueries({ queryKey: marketKeys.candles(slug) });
       void queryClient.invalidateQueries({ queryKey: marketKeys.detail(slug) });
     } else if (signal?.book && signal.outcomeId) {
       // The signal carries the new book: show it without a request (a fetch in flight may predate it).

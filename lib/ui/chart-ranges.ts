@@ -1,5 +1,8 @@
 // Chart ranges of the price chart: each maps to a startTs (seconds back from now) and a bucket size in
 // minutes chosen to give roughly 60–300 points. "All" starts at 0 and walks back past the trade cap.
+// The candle mode reads candles of a length chosen the same way (candleRange).
+import { CANDLE_INTERVALS, type CandleInterval, INTERVALS } from "@/lib/markets/candles";
+
 export const CHART_RANGES = ["1h", "6h", "1d", "1w", "1m", "all"] as const;
 export type ChartRange = (typeof CHART_RANGES)[number];
 export const DEFAULT_RANGE: ChartRange = "1w";
@@ -51,3 +54,31 @@ export const marketHistoryRange = (range: ChartRange, tradingStartsAt: string, n
 
 /** Now in unix seconds, rounded down to the minute: a range's startTs (and its query key) holds for a minute. */
 export const nowMinute = () => Math.floor(Date.now() / 60_000) * 60;
+
+// ---------------------------------------------------------------- candles (the chart's candle mode)
+
+/** Candle length of each range: 60–180 candles, as many as the line has buckets. */
+export const RANGE_CANDLE_INTERVALS: Record<Exclude<ChartRange, "all">, CandleInterval> = {
+  "1h": "1m",
+  "6h": "5m",
+  "1d": "15m",
+  "1w": "1h",
+  "1m": "4h",
+};
+
+/** The candles request of a range: its length and window start (the answer holds at most 1,000 candles). */
+export interface CandleRange {
+  interval: CandleInterval;
+  startTs: number;
+}
+
+/** For "All": the shortest interval giving at most ~300 candles over the market's life, from its start (0: trades before it count too). */
+export function candleRange(range: ChartRange, tradingStartsAtS: number, nowS: number): CandleRange {
+  if (range !== "all") return { interval: RANGE_CANDLE_INTERVALS[range], startTs: Math.max(0, nowS - RANGE_SPECS[range].spanS) };
+  const lifeS = Math.max(60, nowS - tradingStartsAtS);
+  const interval = CANDLE_INTERVALS.find((i) => lifeS / INTERVALS[i].seconds <= 300) ?? "1w";
+  return { interval, startTs: 0 };
+}
+
+export const marketCandleRange = (range: ChartRange, tradingStartsAt: string, nowS: number) =>
+  candleRange(range, Math.floor(Date.parse(tradingStartsAt) / 1000), nowS);

@@ -1,5 +1,5 @@
 // Geometry of the price chart's SVG area (components/markets/price-chart-frame.tsx): the y scale with
-// its price ticks and the line and area paths. Pure, unit-tested.
+// its price ticks (shared by the candle and outcome-lines SVGs) and the line and area paths. Pure, unit-tested.
 import type { PricePoint } from "@/lib/markets/schemas";
 
 /** Plot margins as the canvas chart's (scaleMargins top 0.1, bottom 0.08), so the two draw alike. */
@@ -12,8 +12,16 @@ const STEPS = [0.005, 0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25];
 
 /** The y range of the points (a flat line gets a little room) and 3–5 price ticks inside it. */
 export function priceScale(points: PricePoint[]) {
-  let lo = Math.min(...points.map((p) => p.p));
-  let hi = Math.max(...points.map((p) => p.p));
+  return valueScale(points.map((p) => p.p));
+}
+
+/**
+ * The y scale of prices (0..1) drawn between the margins (fractions of the box height left free at the
+ * top and bottom, as the canvas chart's scaleMargins), with 3–5 round price ticks inside the range.
+ */
+export function valueScale(values: number[], margins: { top: number; bottom: number } = { top: TOP, bottom: BOTTOM }) {
+  let lo = Math.min(...values);
+  let hi = Math.max(...values);
   if (hi - lo < 0.01) {
     lo = Math.max(0, lo - 0.02);
     hi = Math.min(1, hi + 0.02);
@@ -23,7 +31,7 @@ export function priceScale(points: PricePoint[]) {
   const ticks: number[] = [];
   for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + 1e-9; v += step) ticks.push(Math.round(v * 1000) / 1000);
   /** y as a fraction of the box height, 0 at the top. */
-  const y = (p: number) => TOP + ((hi - p) / span) * (1 - TOP - BOTTOM);
+  const y = (p: number) => margins.top + ((hi - p) / span) * (1 - margins.top - margins.bottom);
   return { ticks, y };
 }
 

@@ -1,18 +1,18 @@
-// Market page: the market (an unknown slug is the 404), the chosen outcome's book and the chart range's
-// history are read through lib and rendered here, whole, in the first response (no loading.tsx: see
-// load-market.ts), chart included as an SVG. The browser hydrates only LiveSwap, which then loads the
+// Market page: the market (an unknown slug is the 404), the chosen outcome's book, the chart in its mode
+// and the trade tape's first page are read through lib and rendered here, whole, in the first response
+// (no loading.tsx: see load-market.ts), chart included as an SVG. The browser hydrates only LiveSwap, which then loads the
 // live view (react-query filled with these same reads, the push channels, the interactive chart).
 import type { Metadata } from "next";
 import { dehydrate } from "@tanstack/react-query";
-import { getDayAgoPrices, getOrderBook, getPriceHistory } from "@/lib/markets/cache";
-import type { OrderBook, PricePoint } from "@/lib/markets/schemas";
+import { getDayAgoPrices, getOrderBook } from "@/lib/markets/cache";
+import type { OrderBook } from "@/lib/markets/schemas";
 import { getQueryClient } from "@/lib/query/client";
-import { marketDetailOptions, orderBookOptions, priceHistoryOptions } from "@/lib/query/markets";
-import { marketHistoryRange, nowMinute, parseRange } from "@/lib/ui/chart-ranges";
-import { marketHref, selectedOutcomeId } from "@/lib/ui/market-view";
+import { marketDetailOptions, orderBookOptions } from "@/lib/query/markets";
+import { nowMinute } from "@/lib/ui/chart-ranges";
+import { marketHref, type MarketViewParams, parseMarketView } from "@/lib/ui/market-view";
 import { OrderBookView } from "@/components/markets/order-book-view";
-import { PriceChartFrame } from "@/components/markets/price-chart-frame";
 import { loadMarket } from "./_components/load-market";
+import { serverPanels } from "./_components/server-panels";
 import { MarketBody } from "./_components/market-body";
 import { LiveStatusView } from "./_components/live-status-view";
 import { LiveSwap } from "./_components/live-swap";
@@ -58,40 +58,32 @@ export default async function MarketPage({ params, searchParams }: Props) {
   const { slug } = await params;
   const sp = await searchParams;
   const market = await loadMarket(slug);
-  const outcomeId = selectedOutcomeId(market, one(sp.outcome));
+  const view = parseMarketView(market, (name) => one(sp[name]));
+  const outcomeId = view.outcome;
   const outcome = market.outcomes.find((o) => o.id === outcomeId);
-  const range = parseRange(one(sp.range));
   const nowS = nowMinute();
-  const history = marketHistoryRange(range, market.trading_starts_at, nowS);
-  const notTradingYet = market.status === "PENDING";
   const path = `/markets/${encodeURIComponent(slug)}`;
+  const hrefOf = (next: Partial<MarketViewParams>) => marketHref(path, market, { ...view, ...next });
 
-  // The browser's query keys, filled with reads through lib (memory, not HTTP). "All" walks back over
-  // several requests in the browser, so the server leaves it to the live view.
+  // The browser's query keys, filled with reads through lib (memory, not HTTP).
   const queryClient = getQueryClient();
   queryClient.setQueryData(marketDetailOptions(slug).queryKey, market);
-  // Book and history are extras: if either cannot be read (the database is away and memory has none),
-  // the page still renders, and the live view fetches them (with its error state and Retry).
+  // Book, chart and tape are extras: if one cannot be read (the database is away and memory has none),
+  // the page still renders, and the live view fetches it (with its error state and Retry).
   // The header's 24-hour change (day-ago prices of every outcome, so the live view can follow a new
   // leader), the star's state and the embed code; none of it may fail the page.
-  const [book, points, dayAgo, starred, origin] = await Promise.all([
+  const [book, panels, dayAgo, starred, origin] = await Promise.all([
     outcome ? getOrderBook({ slug, outcomeId: outcome.id }).catch(() => undefined) : undefined,
-    outcome && !notTradingYet && history.walkBackTo === undefined
-      ? getPriceHistory({ slug, outcomeId: outcome.id, startTs: history.startTs, fidelity: history.fidelity }).then(
-          (h) => h.history,
-          () => undefined,
-        )
-      : undefined,
+    outcome ? serverPanels({ slug, market, outcome, view, nowS, queryClient, hrefOf }) : undefined,
     getDayAgoPrices(market.outcomes.map((o) => ({ marketId: market.id, outcomeId: o.id }))).catch(() => undefined),
     readWatchlist(),
     requestOrigin(),
   ]);
-  const here = marketHref(path, market, { outcome: outcomeId, range }); // where the star's form returns
+  const here = hrefOf({}); // where the star's form returns
   const actions = (
     <ShareActions marketId={market.id} starred={starred.includes(market.id)} back={here} embedCode={embedHtml(origin, market.slug, market.question)} />
   );
   if (outcome && book) queryClient.setQueryData(orderBookOptions(slug, outcome.id).queryKey, book as OrderBook);
-  if (outcome && points) queryClient.setQueryData(priceHistoryOptions(slug, outcome.id, history).queryKey, points as PricePoint[]);
 
   return (
     <div className="flex flex-col gap-10">
@@ -102,21 +94,10 @@ export default async function MarketPage({ params, searchParams }: Props) {
           dayAgo={dayAgo}
           actions={actions}
           status={<LiveStatusView slug={slug} status="connecting" updatedAt={Date.now()} fetching={false} />}
-          chart={
-            outcome && (
-              <PriceChartFrame
-                outcomeName={outcome.name}
-                range={range}
-                points={points ?? []}
-                pending={!points && !notTradingYet}
-                notTradingYet={notTradingYet}
-                empty={points?.length === 0}
-                rangeHref={(r) => marketHref(path, market, { outcome: outcome.id, range: r })}
-              />
-            )
-          }
+          chart={panels?.chart}
+          activity={panels?.activity}
           book={outcome && <OrderBookView outcomeName={outcome.name} venue={market.external_source} book={book} />}
-          hrefFor={(id) => marketHref(path, market, { outcome: id, range })}
+          hrefFor={(id) => hrefOf({ outcome: id })}
         />
       </LiveSwap>
       <RelatedMarkets market={market} starred={starred} back={here} />

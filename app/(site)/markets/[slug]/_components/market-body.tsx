@@ -15,6 +15,7 @@ export function MarketBody({
   status,
   chart,
   book,
+  activity,
   onSelect,
   hrefFor,
   dayAgo,
@@ -25,6 +26,8 @@ export function MarketBody({
   status: React.ReactNode;
   chart: React.ReactNode;
   book: React.ReactNode;
+  /** The Activity panel (trade tape), under the book. */
+  activity?: React.ReactNode;
   onSelect?: (id: string) => void;
   hrefFor?: (id: string) => string;
   /** The outcomes' day-ago prices (the header's 24-hour change) and the star/embed slot: the server's, in both renders. */
@@ -57,6 +60,7 @@ export function MarketBody({
         </div>
         <aside aria-label="Order book and traders" className="flex min-w-0 flex-col gap-6 lg:col-start-2 lg:row-span-2 lg:row-start-1">
           {book}
+          {activity}
           <TopTraders traders={market.top_traders} />
         </aside>
         <div className="min-w-0 lg:col-start-1 lg:row-start-2">

@@ -1,15 +1,14 @@
 "use client";
-// The market page's live view (part of the live chunk, see live-swap.tsx): the market, book and history
-// from react-query, kept fresh by the push channels; chosen outcome and chart range in the URL
-// (history.pushState keeps useSearchParams in sync without a server round trip).
-import { useCallback } from "react";
+// The market page's live view (part of the live chunk, see live-swap.tsx): the market, book, chart and
+// trade tape from react-query, kept fresh by the push channels; chosen outcome, chart range and mode and
+// the tape's scope in the URL (history.pushState keeps useSearchParams in sync without a server round trip).
 import { usePathname, useSearchParams } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import { marketDetailOptions } from "@/lib/query/markets";
-import { parseRange, type ChartRange } from "@/lib/ui/chart-ranges";
-import { marketHref, selectedOutcomeId } from "@/lib/ui/market-view";
+import { marketHref, type MarketViewParams, parseMarketView } from "@/lib/ui/market-view";
 import { OrderBookLadder } from "@/components/markets/order-book-ladder";
-import { PriceChart } from "@/components/markets/price-chart";
+import { ChartPanel } from "@/components/markets/chart-panel";
+import { ActivityPanel } from "@/components/markets/activity-panel";
 import { MarketBody } from "./market-body";
 import { LiveStatus } from "./live-status";
 import type { DayAgoPrices } from "@/lib/ui/moves";
@@ -19,19 +18,14 @@ export function MarketView({ slug, nowS, dayAgo, actions }: { slug: string; nowS
   const searchParams = useSearchParams();
   const pathname = usePathname();
   const market = detail.data;
-  const range = parseRange(searchParams.get("range"));
-  const outcomeId = market ? selectedOutcomeId(market, searchParams.get("outcome")) : undefined;
+  const view = market ? parseMarketView(market, (name) => searchParams.get(name)) : undefined;
 
-  const navigate = useCallback(
-    (next: { outcome?: string; range: ChartRange }) => {
-      if (!market) return;
-      window.history.pushState(null, "", marketHref(pathname, market, next));
-    },
-    [market, pathname],
-  );
-
-  if (!market) return null; // always filled from the server page
+  if (!market || !view) return null; // always filled from the server page
+  const outcomeId = view.outcome;
   const outcome = market.outcomes.find((o) => o.id === outcomeId);
+  // Links and pushes change one part of the view and keep the rest (outcome, range, chart mode, tape scope).
+  const hrefOf = (next: Partial<MarketViewParams>) => marketHref(pathname, market, { ...view, ...next });
+  const navigate = (next: Partial<MarketViewParams>) => window.history.pushState(null, "", hrefOf(next));
 
   return (
     <MarketBody
@@ -40,24 +34,23 @@ export function MarketView({ slug, nowS, dayAgo, actions }: { slug: string; nowS
       dayAgo={dayAgo}
       actions={actions}
       status={<LiveStatus slug={slug} updatedAt={detail.dataUpdatedAt} />}
-      chart={
+      chart={outcome && <ChartPanel slug={slug} market={market} outcome={outcome} view={view} initialNowS={nowS} hrefOf={hrefOf} navigate={navigate} />}
+      activity={
         outcome && (
-          <PriceChart
+          <ActivityPanel
             slug={slug}
             outcomeId={outcome.id}
             outcomeName={outcome.name}
-            tradingStartsAt={market.trading_starts_at}
-            range={range}
-            onRangeChange={(r) => navigate({ outcome: outcome.id, range: r })}
-            notTradingYet={market.status === "PENDING"}
-            initialNowS={nowS}
-            rangeHref={(r) => marketHref(pathname, market, { outcome: outcome.id, range: r })}
+            outcomes={market.outcomes}
+            scope={view.trades}
+            onScopeChange={(trades) => navigate({ trades })}
+            scopeHref={(trades) => hrefOf({ trades })}
           />
         )
       }
       book={outcome && <OrderBookLadder slug={slug} outcomeId={outcome.id} outcomeName={outcome.name} venue={market.external_source} />}
-      onSelect={(id) => navigate({ outcome: id, range })}
-      hrefFor={(id) => marketHref(pathname, market, { outcome: id, range })}
+      onSelect={(id) => navigate({ outcome: id })}
+      hrefFor={(id) => hrefOf({ outcome: id })}
     />
   );
 }
