@@ -113,7 +113,8 @@ test("market page – the live indicator shows how long ago the page last heard 
   await expect(freshness).toHaveText(/^· \d+ s ago$/);
   const indicator = page.getByTestId("live-indicator");
   const width = await indicator.evaluate((e) => e.getBoundingClientRect().width);
-  // It counts up between messages and starts again at each one (a heartbeat at least every 5 s, or a signal).
+  // It counts up between messages and starts again at each one (a heartbeat at least every 5 s on each of the
+  // market's channels, or a signal): the text changes while the page watches it.
   const seen = new Set<string>();
   await expect
     .poll(
@@ -123,7 +124,7 @@ test("market page – the live indicator shows how long ago the page last heard 
       },
       { timeout: 15_000, intervals: [500] },
     )
-    .toBeGreaterThanOrEqual(3);
+    .toBeGreaterThanOrEqual(2);
   await addOrder(sql, m, { side: "BUY", price: "0.400", shares: "5.00" });
   await expect(freshness).toHaveText(/^· [0-2] s ago$/);
   await expect(indicator).not.toHaveAttribute("data-stale", "true");
