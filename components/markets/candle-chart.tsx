@@ -6,7 +6,7 @@ import { useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import type { ISeriesApi, MouseEventParams, UTCTimestamp } from "lightweight-charts";
 import type { Candle } from "@/lib/markets/schemas";
-import { candlesOptions } from "@/lib/query/markets";
+import { candlesOptions } from "@/lib/query/chart-modes";
 import { CANDLE_MARGINS, VOLUME_SHARE } from "@/lib/ui/candle-area";
 import { marketCandleRange, nowMinute, type ChartRange } from "@/lib/ui/chart-ranges";
 import { formatCents } from "@/lib/ui/format";

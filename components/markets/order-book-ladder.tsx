@@ -18,16 +18,14 @@ export function OrderBookLadder({ slug, outcomeId, outcomeName, venue }: { slug:
   const focus = (testId: string) => requestAnimationFrame(() => box.current?.querySelector<HTMLElement>(`[data-testid=${testId}]`)?.focus());
   const start = () => {
     setHeight(box.current?.querySelector<HTMLElement>("[data-testid=book-body]")?.offsetHeight);
-    // The toggle is drawn anew in the replay view: the keyboard goes on to the scrubber.
+    // The replay view takes the keyboard to its scrubber when it mounts.
     if (Replay) {
       setReplaying(true);
-      focus("replay-scrubber");
       return;
     }
     void import("./order-book-replay").then((m) => {
       setReplay(() => m.OrderBookReplay);
       setReplaying(true);
-      focus("replay-scrubber");
     });
   };
   const stop = () => {

@@ -2,11 +2,59 @@
 // The ladder's replay (#22 item 5): a time scrubber over the retained history (the last hour, or 6 or 24
 // on request) that shows the book as it was (GET …/orderbook/at), with its time and version, and a way
 // back to live. Imported by order-book-ladder.tsx on the first click on Replay, so it costs nothing before.
-import { useEffect, useId, useState } from "react";
-import { useQuery } from "@tanstack/react-query";
-import { bookAtOptions, bookChangeTimesOptions } from "@/lib/query/markets";
+import { useEffect, useId, useRef, useState } from "react";
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
+import type { OrderBook } from "@/lib/markets/schemas";
+import { errorMessage, getJson, HttpError } from "@/lib/query/markets";
+import { marketKeys } from "@/lib/query/keys";
 import { Button } from "@/components/ui/button";
 import { OrderBookView } from "./order-book-view";
+
+// The replay's reads live here, with the code that loads on the first click (not in the live chunk).
+/** A past book with its version and that version's time (headers Book-Version, Book-Version-Time). */
+interface PastBook {
+  book: OrderBook;
+  version: number;
+  /** ISO 8601; null for version 0 */
+  versionAt: string | null;
+}
+
+/** The book of one outcome as it was at `ts` (unix seconds): docs/api.md "Past books". Immutable once later versions exist. */
+const bookAtOptions = (slug: string, outcomeId: string, ts: number) =>
+  queryOptions({
+    queryKey: marketKeys.bookAt(slug, outcomeId, ts),
+    queryFn: async ({ signal }): Promise<PastBook> => {
+      const res = await fetch(`/v1/markets/slug/${encodeURIComponent(slug)}/orderbook/at?outcomeId=${encodeURIComponent(outcomeId)}&ts=${ts}`, {
+        signal,
+        headers: { accept: "application/json" },
+      });
+      const body: unknown = await res.json().catch(() => null);
+      if (!res.ok) throw new HttpError(res.status, errorMessage(body) ?? (res.statusText || `HTTP ${res.status}`));
+      if (typeof body !== "object" || body === null) throw new HttpError(res.status, "Malformed response");
+      return { book: body as OrderBook, version: Number(res.headers.get("Book-Version") ?? 0), versionAt: res.headers.get("Book-Version-Time") };
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: (count, err) => !(err instanceof HttpError && err.status < 500) && count < 2,
+    placeholderData: keepPreviousData,
+  });
+
+/**
+ * The versions and times (unix seconds) of a book's changes from startTs to endTs: docs/api.md "Past books"
+ * (…/orderbook/changes). One page of up to 1,000, the earliest; enough to mark a scrubber.
+ */
+const bookChangeTimesOptions = (slug: string, outcomeId: string, startTs: number, endTs: number) =>
+  queryOptions({
+    queryKey: marketKeys.bookChanges(slug, outcomeId, startTs, endTs),
+    queryFn: async ({ signal }) => {
+      const q = new URLSearchParams({ outcomeId, startTs: String(startTs), endTs: String(endTs), limit: "1000" });
+      const body = await getJson<{ changes: Array<{ version: number; at: string }> }>(
+        `/v1/markets/slug/${encodeURIComponent(slug)}/orderbook/changes?${q}`,
+        signal,
+      );
+      return body.changes.map((c) => ({ version: c.version, at: Date.parse(c.at) / 1000 }));
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 
 const WINDOWS = [
   { hours: 1, label: "Last hour" },
@@ -44,6 +92,9 @@ export function OrderBookReplay({
   minHeight?: number;
   onExit: () => void;
 }) {
+  // The keyboard goes on to the scrubber whenever replay opens (this mounts then), however late its code came.
+  const scrubber = useRef<HTMLInputElement>(null);
+  useEffect(() => scrubber.current?.focus(), []);
   const [hours, setHours] = useState<number>(1);
   const [end, setEnd] = useState(nowSeconds);
   const start = end - hours * 3600;
@@ -123,6 +174,7 @@ export function OrderBookReplay({
         onChange={(e) => setTs(Number(e.target.value))}
         className="h-6 w-full cursor-pointer accent-indigo-600 dark:accent-indigo-400"
         data-testid="replay-scrubber"
+        ref={scrubber}
       />
       {stops.length > 0 && (
         <datalist id={marksId}>

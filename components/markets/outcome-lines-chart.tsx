@@ -6,7 +6,7 @@ import { useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import type { ISeriesApi, UTCTimestamp } from "lightweight-charts";
 import type { PricePoint } from "@/lib/markets/schemas";
-import { outcomeHistoriesOptions } from "@/lib/query/markets";
+import { outcomeHistoriesOptions } from "@/lib/query/chart-modes";
 import { marketHistoryRange, nowMinute, type ChartRange } from "@/lib/ui/chart-ranges";
 import { formatCents } from "@/lib/ui/format";
 import { outcomeColor } from "@/lib/ui/outcome-color";

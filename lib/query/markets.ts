@@ -17,13 +17,13 @@ export class HttpError extends Error {
 }
 
 /** The message of an error body ({statusCode, message: string | string[], error}), if it is one. */
-function errorMessage(body: unknown): string | undefined {
+export function errorMessage(body: unknown): string | undefined {
   const message = (body as { message?: unknown } | null)?.message;
   const parts = [message].flat().filter((m): m is string => typeof m === "string");
   return parts.length ? parts.join("; ") : undefined;
 }
 
-async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
   // /v1 responses allow short HTTP caching (for CDNs); the app refetches after push signals, so it
   // revalidates every time instead (a 304 on an unchanged ETag keeps that cheap).
   const res = await fetch(url, { signal, cache: "no-cache", headers: { accept: "application/json" } });
@@ -48,48 +48,6 @@ export const orderBookOptions = (slug: string, outcomeId: string) =>
     queryFn: ({ signal }) => getJson<OrderBook>(`/v1/markets/slug/${enc(slug)}/orderbook?outcomeId=${enc(outcomeId)}`, signal),
   });
 
-/** A past book with its version and that version's time (headers Book-Version, Book-Version-Time). */
-export interface PastBook {
-  book: OrderBook;
-  version: number;
-  /** ISO 8601; null for version 0 */
-  versionAt: string | null;
-}
-
-/** The book of one outcome as it was at `ts` (unix seconds): docs/api.md "Past books". Immutable once later versions exist. */
-export const bookAtOptions = (slug: string, outcomeId: string, ts: number) =>
-  queryOptions({
-    queryKey: marketKeys.bookAt(slug, outcomeId, ts),
-    queryFn: async ({ signal }): Promise<PastBook> => {
-      const res = await fetch(`/v1/markets/slug/${enc(slug)}/orderbook/at?outcomeId=${enc(outcomeId)}&ts=${ts}`, {
-        signal,
-        headers: { accept: "application/json" },
-      });
-      const body: unknown = await res.json().catch(() => null);
-      if (!res.ok) throw new HttpError(res.status, errorMessage(body) ?? (res.statusText || `HTTP ${res.status}`));
-      if (typeof body !== "object" || body === null) throw new HttpError(res.status, "Malformed response");
-      return { book: body as OrderBook, version: Number(res.headers.get("Book-Version") ?? 0), versionAt: res.headers.get("Book-Version-Time") };
-    },
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: (count, err) => !(err instanceof HttpError && err.status < 500) && count < 2,
-    placeholderData: keepPreviousData,
-  });
-
-/**
- * The versions and times (unix seconds) of a book's changes from startTs to endTs: docs/api.md "Past books"
- * (…/orderbook/changes). One page of up to 1,000, the earliest; enough to mark a scrubber.
- */
-export const bookChangeTimesOptions = (slug: string, outcomeId: string, startTs: number, endTs: number) =>
-  queryOptions({
-    queryKey: marketKeys.bookChanges(slug, outcomeId, startTs, endTs),
-    queryFn: async ({ signal }) => {
-      const q = new URLSearchParams({ outcomeId, startTs: String(startTs), endTs: String(endTs), limit: "1000" });
-      const body = await getJson<{ changes: Array<{ version: number; at: string }> }>(`/v1/markets/slug/${enc(slug)}/orderbook/changes?${q}`, signal);
-      return body.changes.map((c) => ({ version: c.version, at: Date.parse(c.at) / 1000 }));
-    },
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-
 function historyUrl(slug: string, outcomeId: string, q: { startTs: number; endTs?: number; fidelity: number }) {
   const p = new URLSearchParams({ outcomeId, startTs: String(q.startTs), fidelity: String(q.fidelity) });
   if (q.endTs !== undefined) p.set("endTs", String(q.endTs));
@@ -104,7 +62,7 @@ export const priceHistoryOptions = (slug: string, outcomeId: string, range: Hist
   });
 
 /** "All": a request reads at most the 1,000 latest trades, so while the earliest point is later than the market's start plus one bucket, the old end was probably cut: ask again before it. */
-async function walkBack(slug: string, outcomeId: string, range: HistoryRange, first: PricePoint[], signal: AbortSignal): Promise<PricePoint[]> {
+export async function walkBack(slug: string, outcomeId: string, range: HistoryRange, first: PricePoint[], signal: AbortSignal): Promise<PricePoint[]> {
   let history = first;
   if (range.walkBackTo === undefined) return history;
   const bucketS = range.fidelity * 60;
@@ -117,31 +75,6 @@ async function walkBack(slug: string, outcomeId: string, range: HistoryRange, fi
   }
   return history;
 }
-
-/** Every outcome's history over one range, in one batch request (GET /v1/prices-history?outcomeIds=…); "All" walks back per outcome. */
-export const outcomeHistoriesOptions = (slug: string, outcomeIds: readonly string[], range: HistoryRange) =>
-  queryOptions({
-    queryKey: marketKeys.outcomeHistories(slug, outcomeIds, range),
-    queryFn: async ({ signal }): Promise<Record<string, PricePoint[]>> => {
-      const p = new URLSearchParams({ outcomeIds: outcomeIds.join(","), startTs: String(range.startTs), fidelity: String(range.fidelity) });
-      const { items } = await getJson<{ items: { outcome_id: string; prices_history: PriceHistory | null }[] }>(`/v1/prices-history?${p}`, signal);
-      const lines = await Promise.all(
-        items.map(async (item) => [item.outcome_id, await walkBack(slug, item.outcome_id, range, item.prices_history?.history ?? [], signal)] as const),
-      );
-      return Object.fromEntries(lines);
-    },
-    placeholderData: keepPreviousData,
-  });
-
-export const candlesOptions = (slug: string, outcomeId: string, range: CandleRange) =>
-  queryOptions({
-    queryKey: marketKeys.candle(slug, outcomeId, range),
-    queryFn: async ({ signal }): Promise<Candle[]> => {
-      const p = new URLSearchParams({ outcomeId, interval: range.interval, startTs: String(range.startTs) });
-      return (await getJson<Candles>(`/v1/markets/slug/${enc(slug)}/candles?${p}`, signal)).candles;
-    },
-    placeholderData: keepPreviousData,
-  });
 
 /** Trades on the Activity panel's first page (in the server's response: twice the rows its box shows) and per older page. */
 export const TAPE_FIRST_PAGE = 15;

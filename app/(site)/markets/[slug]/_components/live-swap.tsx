@@ -28,7 +28,9 @@ export function LiveSwap({
   const [Live, setLive] = useState<Live | null>(null);
   useEffect(() => {
     let on = true;
-    void import("./market-live").then((m) => on && setLive(() => m.MarketLive));
+    // The chart's mode, when it is not the line, loads before the swap, so the swap draws it at once.
+    const mode = new URLSearchParams(window.location.search).get("chart");
+    void import("./market-live").then((m) => m.preloadChartMode(mode).then(() => on && setLive(() => m.MarketLive)));
     return () => {
       on = false;
     };

@@ -27,3 +27,5 @@ export function MarketLive({
     </Providers>
   );
 }
+
+export { preloadChartMode } from "@/components/markets/chart-modes";

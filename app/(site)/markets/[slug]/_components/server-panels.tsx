@@ -5,7 +5,8 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { getCandles, getPriceHistory, getTrades, priceHistoryReader } from "@/lib/markets/cache";
 import type { Candle, MarketDetail, Outcome, PricePoint, TradeTape } from "@/lib/markets/schemas";
-import { candlesOptions, outcomeHistoriesOptions, priceHistoryOptions, TAPE_FIRST_PAGE, tapeOptions } from "@/lib/query/markets";
+import { candlesOptions, outcomeHistoriesOptions } from "@/lib/query/chart-modes";
+import { priceHistoryOptions, TAPE_FIRST_PAGE, tapeOptions } from "@/lib/query/markets";
 import { heldTape } from "@/lib/realtime/tape-follow";
 import { marketCandleRange, marketHistoryRange } from "@/lib/ui/chart-ranges";
 import { chartModesOf, type MarketViewParams, type parseMarketView } from "@/lib/ui/market-view";
