@@ -71,7 +71,9 @@ try {
   }
   sinceLast.sort((a, b) => a - b);
   sinceStop.sort((a, b) => a - b);
-  console.log(`after the stop (ms):                      p50 ${percentile(sinceStop, 50)}  max ${sinceStop.at(-1)}  (target ≤ interval + 1 s = ${interval + GRACE_MS})`);
+  console.log(
+    `after the stop (ms):                      p50 ${percentile(sinceStop, 50)}  max ${sinceStop.at(-1)}  (target ≤ interval + 1 s = ${interval + GRACE_MS})`,
+  );
   console.log(`after the stalled channel's last message (ms): p50 ${percentile(sinceLast, 50)}  max ${sinceLast.at(-1)}`);
 } finally {
   socket.close();
