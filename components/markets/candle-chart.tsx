@@ -8,10 +8,10 @@ import type { ISeriesApi, MouseEventParams, UTCTimestamp } from "lightweight-cha
 import type { Candle } from "@/lib/markets/schemas";
 import { candlesOptions } from "@/lib/query/chart-modes";
 import { CANDLE_MARGINS, VOLUME_SHARE } from "@/lib/ui/candle-area";
-import { marketCandleRange, nowMinute, type ChartRange } from "@/lib/ui/chart-ranges";
+import { marketCandleRange, nowMinute } from "@/lib/ui/chart-ranges";
 import { formatCents } from "@/lib/ui/format";
 import { CandleChartFrame } from "./candle-chart-frame";
-import { type ChartMode, timeLabel, timeTicks, useCanvasChart } from "./use-canvas-chart";
+import { type ChartCommonProps, type ChartMode, timeLabel, timeTicks, useCanvasChart } from "./use-canvas-chart";
 
 type Series = { candles: ISeriesApi<"Candlestick">; volume: ISeriesApi<"Histogram">; colors: { up: string; down: string } };
 
@@ -68,19 +68,7 @@ export function CandleChart({
   initialNowS,
   rangeHref,
   modes,
-}: {
-  slug: string;
-  outcomeId: string;
-  outcomeName: string;
-  tradingStartsAt: string;
-  range: ChartRange;
-  onRangeChange: (r: ChartRange) => void;
-  notTradingYet?: boolean;
-  /** The server's clock minute, so the first query key is the one the server filled. */
-  initialNowS?: number;
-  rangeHref?: (r: ChartRange) => string;
-  modes?: React.ReactNode;
-}) {
+}: ChartCommonProps & { outcomeId: string; outcomeName: string }) {
   const [nowS, setNowS] = useState(() => initialNowS ?? nowMinute());
   const query = useQuery({ ...candlesOptions(slug, outcomeId, marketCandleRange(range, tradingStartsAt, nowS)), enabled: !notTradingYet });
   const candles = query.data ?? [];

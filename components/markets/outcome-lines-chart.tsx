@@ -7,11 +7,11 @@ import { useQuery } from "@tanstack/react-query";
 import type { ISeriesApi, UTCTimestamp } from "lightweight-charts";
 import type { PricePoint } from "@/lib/markets/schemas";
 import { outcomeHistoriesOptions } from "@/lib/query/chart-modes";
-import { marketHistoryRange, nowMinute, type ChartRange } from "@/lib/ui/chart-ranges";
+import { marketHistoryRange, nowMinute } from "@/lib/ui/chart-ranges";
 import { formatCents } from "@/lib/ui/format";
 import { outcomeColor } from "@/lib/ui/outcome-color";
 import { type LineOutcome, OutcomeLinesFrame } from "./outcome-lines-frame";
-import { type ChartMode, timeTicks, useCanvasChart } from "./use-canvas-chart";
+import { type ChartCommonProps, type ChartMode, timeTicks, useCanvasChart } from "./use-canvas-chart";
 
 type Drawn = { lines: Record<string, PricePoint[]>; hidden: readonly string[] };
 
@@ -50,17 +50,7 @@ export function OutcomeLinesChart({
   initialNowS,
   rangeHref,
   modes,
-}: {
-  slug: string;
-  outcomes: LineOutcome[];
-  tradingStartsAt: string;
-  range: ChartRange;
-  onRangeChange: (r: ChartRange) => void;
-  notTradingYet?: boolean;
-  initialNowS?: number;
-  rangeHref?: (r: ChartRange) => string;
-  modes?: React.ReactNode;
-}) {
+}: ChartCommonProps & { outcomes: LineOutcome[] }) {
   const [nowS, setNowS] = useState(() => initialNowS ?? nowMinute());
   const sorted = useMemo(() => [...outcomes].sort((a, b) => a.index - b.index), [outcomes]);
   const ids = useMemo(() => sorted.map((o) => o.id), [sorted]);

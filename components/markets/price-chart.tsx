@@ -6,11 +6,11 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import type { ISeriesApi, MouseEventParams, UTCTimestamp } from "lightweight-charts";
 import { priceHistoryOptions } from "@/lib/query/markets";
-import { marketHistoryRange, nowMinute, type ChartRange } from "@/lib/ui/chart-ranges";
+import { marketHistoryRange, nowMinute } from "@/lib/ui/chart-ranges";
 import { formatCents } from "@/lib/ui/format";
 import type { PricePoint } from "@/lib/markets/schemas";
 import { PriceChartFrame } from "./price-chart-frame";
-import { type ChartMode, timeLabel, timeTicks, useCanvasChart } from "./use-canvas-chart";
+import { type ChartCommonProps, type ChartMode, timeLabel, timeTicks, useCanvasChart } from "./use-canvas-chart";
 
 type Hover = { t: number; p: number } | null;
 
@@ -53,20 +53,7 @@ export function PriceChart({
   initialNowS,
   rangeHref,
   modes,
-}: {
-  slug: string;
-  outcomeId: string;
-  outcomeName: string;
-  tradingStartsAt: string;
-  range: ChartRange;
-  onRangeChange: (r: ChartRange) => void;
-  notTradingYet?: boolean;
-  /** The server's clock minute, so the first query key is the one the server filled. */
-  initialNowS?: number;
-  rangeHref?: (r: ChartRange) => string;
-  /** The chart-mode buttons. */
-  modes?: React.ReactNode;
-}) {
+}: ChartCommonProps & { outcomeId: string; outcomeName: string }) {
   const [nowS, setNowS] = useState(() => initialNowS ?? nowMinute());
   const history = useQuery({ ...priceHistoryOptions(slug, outcomeId, marketHistoryRange(range, tradingStartsAt, nowS)), enabled: !notTradingYet });
   const points = history.data ?? [];

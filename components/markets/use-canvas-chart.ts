@@ -6,6 +6,7 @@
 // then whenever `data` changes. Never in the first load.
 import { useEffect, useRef, useState } from "react";
 import type { IChartApi } from "lightweight-charts";
+import type { ChartRange } from "@/lib/ui/chart-ranges";
 import type { TimeTick } from "./price-chart-frame";
 
 type Lib = typeof import("lightweight-charts");
@@ -117,4 +118,18 @@ export function useCanvasChart<S, D>(data: D, mode: ChartMode<S, D>) {
     ready: drawn !== null,
     boxProps: { onPointerEnter: want, onPointerDown: want, onTouchStart: want },
   };
+}
+
+/** What every chart mode takes from the chart panel (chart-panel.tsx builds it once for all three). */
+export interface ChartCommonProps {
+  slug: string;
+  tradingStartsAt: string;
+  range: ChartRange;
+  onRangeChange: (r: ChartRange) => void;
+  notTradingYet?: boolean;
+  /** The server's clock minute, so the first query key is the one the server filled. */
+  initialNowS?: number;
+  rangeHref?: (r: ChartRange) => string;
+  /** The chart-mode buttons. */
+  modes?: React.ReactNode;
 }
