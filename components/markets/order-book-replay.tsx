@@ -5,7 +5,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import type { OrderBook } from "@/lib/markets/schemas";
-import { errorMessage, getJson, HttpError } from "@/lib/query/markets";
+import { getJson, getJsonWithHeaders, HttpError } from "@/lib/query/markets";
 import { marketKeys } from "@/lib/query/keys";
 import { Button } from "@/components/ui/button";
 import { OrderBookView } from "./order-book-view";
@@ -24,14 +24,10 @@ const bookAtOptions = (slug: string, outcomeId: string, ts: number) =>
   queryOptions({
     queryKey: marketKeys.bookAt(slug, outcomeId, ts),
     queryFn: async ({ signal }): Promise<PastBook> => {
-      const res = await fetch(`/v1/markets/slug/${encodeURIComponent(slug)}/orderbook/at?outcomeId=${encodeURIComponent(outcomeId)}&ts=${ts}`, {
-        signal,
-        headers: { accept: "application/json" },
-      });
-      const body: unknown = await res.json().catch(() => null);
-      if (!res.ok) throw new HttpError(res.status, errorMessage(body) ?? (res.statusText || `HTTP ${res.status}`));
-      if (typeof body !== "object" || body === null) throw new HttpError(res.status, "Malformed response");
-      return { book: body as OrderBook, version: Number(res.headers.get("Book-Version") ?? 0), versionAt: res.headers.get("Book-Version-Time") };
+      // Past books never change: the browser's HTTP cache may answer them.
+      const url = `/v1/markets/slug/${encodeURIComponent(slug)}/orderbook/at?outcomeId=${encodeURIComponent(outcomeId)}&ts=${ts}`;
+      const { body, headers } = await getJsonWithHeaders<OrderBook>(url, signal, "default");
+      return { book: body, version: Number(headers.get("Book-Version") ?? 0), versionAt: headers.get("Book-Version-Time") };
     },
     staleTime: Number.POSITIVE_INFINITY,
     retry: (count, err) => !(err instanceof HttpError && err.status < 500) && count < 2,

@@ -17,21 +17,26 @@ export class HttpError extends Error {
 }
 
 /** The message of an error body ({statusCode, message: string | string[], error}), if it is one. */
-export function errorMessage(body: unknown): string | undefined {
+function errorMessage(body: unknown): string | undefined {
   const message = (body as { message?: unknown } | null)?.message;
   const parts = [message].flat().filter((m): m is string => typeof m === "string");
   return parts.length ? parts.join("; ") : undefined;
 }
 
-export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+/** A /v1 answer's body and headers; an error status or a body that is not JSON throws HttpError. */
+export async function getJsonWithHeaders<T>(url: string, signal?: AbortSignal, cache: RequestCache = "no-cache"): Promise<{ body: T; headers: Headers }> {
   // /v1 responses allow short HTTP caching (for CDNs); the app refetches after push signals, so it
   // revalidates every time instead (a 304 on an unchanged ETag keeps that cheap).
-  const res = await fetch(url, { signal, cache: "no-cache", headers: { accept: "application/json" } });
+  const res = await fetch(url, { signal, cache, headers: { accept: "application/json" } });
   const body: unknown = await res.json().catch(() => null);
   if (!res.ok) throw new HttpError(res.status, errorMessage(body) ?? (res.statusText || `HTTP ${res.status}`));
   // A body that is not JSON on a 200 (a proxy's page) is an error, not data.
   if (typeof body !== "object" || body === null) throw new HttpError(res.status, "Malformed response");
-  return body as T;
+  return { body: body as T, headers: res.headers };
+}
+
+export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  return (await getJsonWithHeaders<T>(url, signal)).body;
 }
 
 const enc = encodeURIComponent;
