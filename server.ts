@@ -14,6 +14,7 @@ import { resolveDatabase } from "./lib/db/embedded";
 import { migrate } from "./lib/db/migrate";
 import { createChangeStream } from "./lib/events/change-stream";
 import { cacheInvalidation, getBookVersions, getTrades, getVersionedOrderBook } from "./lib/markets/cache";
+import { listIndex } from "./lib/markets/list-index";
 import { startBookLogSweeper } from "./lib/markets/book-log-sweeper";
 import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
 import { isErrorOf } from "./lib/process-state";
@@ -126,7 +127,11 @@ async function main() {
   // answers from memory only while the stream is heard.
   const changes = createChangeStream({ databaseUrl: database.url, heartbeatMs: REALTIME_HEARTBEAT_MS, log: (m) => console.log(`[changes] ${m}`) });
   started.push({ what: "the change stream", stop: () => changes.close() });
-  if (CACHE) changes.subscribe(cacheInvalidation);
+  if (CACHE) {
+    changes.subscribe(cacheInvalidation);
+    // The lists' in-memory orders (lib/markets/list-index.ts), kept by the same stream.
+    changes.subscribe(listIndex().subscriber);
+  }
   // Push channels on the same port. A failure to attach is an error, not a silently missing feature.
   const closeRealtime = attachRealtime(server, {
     changes,

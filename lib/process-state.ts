@@ -12,6 +12,7 @@ import type { Config } from "@/lib/config";
 import type { Breaker } from "@/lib/db/breaker";
 import type { Sql } from "@/lib/db/client";
 import type { ReadRouter } from "@/lib/db/replicas";
+import type { ListIndex } from "@/lib/markets/list-index";
 
 export interface ProcessState {
   /** The validated environment (lib/config.ts): parsed once; server.ts sets the embedded cluster's URL into it before Next loads. */
@@ -26,6 +27,8 @@ export interface ProcessState {
   commitPosition: { lsn: bigint };
   /** The response cache (lib/markets/cache.ts): server.ts invalidates it from the NOTIFY stream, routes and pages read it. */
   marketsCache: ResponseCache;
+  /** The in-memory orders of the lists (lib/markets/list-index.ts): server.ts feeds it from the NOTIFY stream, list reads slice it. */
+  listIndex: ListIndex;
   /** The cache status of the current request (lib/cache/request-status.ts): the cache reports into it, the /v1 wrapper reads it. */
   cacheStatus: AsyncLocalStorage<RequestCacheStatus>;
 }

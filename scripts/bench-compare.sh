@@ -3,7 +3,7 @@
 # the same database, in one interleaved run (../shared/bench, installed once into a scratch folder).
 # Prints the tables and ratios; asserts nothing.
 #
-#   DATABASE_URL=postgres://…/markets APP_URL=http://127.0.0.1:3000 APP_PID=<pid> npm run bench:compare -- [--mix catvol|deep|search|default] [compare.mjs options]
+#   DATABASE_URL=postgres://…/markets APP_URL=http://127.0.0.1:3000 APP_PID=<pid> npm run bench:compare -- [--mix catvol|deep|search|default|wide] [compare.mjs options]
 #
 # The database should be large (npm run db:seed -- --markets 100000 --trades-per-outcome 30) and the app
 # started on it with DATABASE_URL set and RATE_LIMIT=off. Defaults: --rounds 5, 32 connections.
@@ -14,10 +14,12 @@ DIR="${BENCH_DIR:-${TMPDIR:-/tmp}/markets-bench}"
 : "${DATABASE_URL:?set DATABASE_URL to the database the app reads}"
 APP_URL="${APP_URL:-http://127.0.0.1:3000}"
 mix=catvol
+detail=""
 pass=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --mix) mix="$2"; shift 2 ;;
+    --detail) detail=1; shift ;;
     *) pass+=("$1"); shift ;;
   esac
 done
@@ -33,4 +35,19 @@ only=()
 pid=()
 [ -n "${APP_PID:-}" ] && pid=(--pid "app=$APP_PID")
 cd "$DIR"
-BENCH_MIX="$mix" BENCH_DEEP_OFFSET="${BENCH_DEEP_OFFSET:-20000}" exec node run-all.mjs --app "$APP_URL" "${pid[@]}" "${only[@]}" --rounds 5 "${pass[@]}"
+stats() {
+  # What the app's caches hold after the run (app/api/stats/route.ts): JSON bytes against the budget, the
+  # lists' orders, and the process's heap and resident memory.
+  echo "== the app's caches after the run ($APP_URL/api/stats)"
+  node -e 'fetch(process.argv[1]).then((r) => r.json()).then((s) => console.log(`caches: ${s.cachesMb} MB (response cache ${s.cache.mb} MB in ${s.cache.entries} entries, budget ${s.cache.budgetMb} MB; list orders ${s.listIndex.mb} MB for ${s.listIndex.markets} markets); process heap ${s.process.heapUsedMb} MB, rss ${s.process.rssMb} MB`)).catch((e) => console.log(`no stats: ${e.message}`))' "$APP_URL/api/stats"
+}
+if [ -n "$detail" ]; then
+  # Cold (a different market each request) and hot reads of the market endpoints and both pages: detail.mjs.
+  node detail.mjs "$APP_URL" "$DATABASE_URL" "${DETAIL_SECONDS:-10}" "${DETAIL_ROUNDS:-2}"
+  stats
+  exit 0
+fi
+# The wide mix asks every key once before any comes back: verifying would warm them all first.
+[ "$mix" = wide ] && only=(--only app,bare --no-verify)
+BENCH_MIX="$mix" BENCH_DEEP_OFFSET="${BENCH_DEEP_OFFSET:-20000}" node run-all.mjs --app "$APP_URL" "${pid[@]}" "${only[@]}" --rounds 5 "${pass[@]}"
+stats

@@ -4,15 +4,17 @@
 // (lib/events/market-events.ts) says what changed, and `cacheInvalidation` turns that into tags.
 // Readers never know whether an answer came from memory.
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { config } from "@/lib/config";
 import { withDatabase } from "@/lib/db/breaker";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { reportCacheResult } from "@/lib/cache/request-status";
-import { ResponseCache, type Loaded } from "@/lib/cache/response-cache";
+import { ResponseCache, type CacheResult, type CacheStatus, type Loaded } from "@/lib/cache/response-cache";
 import type { ChangeSubscriber } from "@/lib/events/change-stream";
 import type { MarketEvent } from "@/lib/events/market-events";
 import { shared } from "@/lib/process-state";
 import { type CandleWindow, candleWindow, windowExpiresAt } from "./candles";
+import { ListIndex, listIndex, type ListSlice } from "./list-index";
 import * as queries from "./queries";
 import { OutcomeNotFound } from "./errors";
 import {
@@ -20,7 +22,9 @@ import {
   isUuid,
   type CandlesBatchQuery,
   type CandlesQuery,
+  type MarketListItem,
   type MarketListQuery,
+  type MarketListResponse,
   type Outcome,
   type PriceHistory,
   type PriceHistoryQuery,
@@ -63,7 +67,9 @@ const loaded = async <T>(value: Promise<T>): Promise<Loaded<T>> => ({ value: awa
 
 // ------------------------------------------------------------------ reads
 
-export function listMarkets(query: MarketListQuery) {
+export async function listMarkets(query: MarketListQuery): Promise<MarketListResponse> {
+  const fromMemory = ListIndex.covers(query) ? await listFromIndex(query) : null;
+  if (fromMemory) return fromMemory;
   const tags = query.sortBy === "LIQUIDITY" ? [LIST, LIST_BY_LIQUIDITY] : [LIST];
   return read(["markets", "list", query], tags, async () => {
     if (query.sortBy !== "TRENDING") return loaded(queries.listMarkets(query));
@@ -71,6 +77,73 @@ export function listMarkets(query: MarketListQuery) {
     const [value, nextAging] = await Promise.all([queries.listMarkets(query), queries.nextTrendingChange()]);
     return { value, expiresAt: nextAging ?? undefined };
   });
+}
+
+/**
+ * A stored-order list of any key: the in-memory order's slice (lib/markets/list-index.ts) and items shared
+ * by every page, each an entry of its own, fresh with its market. Not kept as a page: with thousands of
+ * keys (crawlers, the long tail) pages would only push the items out, and a page costs no more to put
+ * together than to look up. Null when the order cannot answer (being built, stream lost): SQL does.
+ */
+async function listFromIndex(query: MarketListQuery): Promise<MarketListResponse | null> {
+  let slice: ListSlice | null;
+  let status: CacheStatus;
+  try {
+    slice = await listIndex().slice(query);
+    status = slice?.refreshed ? "MISS" : "HIT";
+  } catch (err) {
+    // The changed markets could not be read: while the database is away, the order as it is (bounded like any stale answer).
+    slice = isDatabaseUnavailable(err) ? listIndex().staleSlice(query, config().CACHE_STALE_IF_ERROR_S * 1000) : null;
+    if (!slice) throw err;
+    status = "STALE";
+  }
+  if (!slice) return null;
+  const results = await listItems(slice.markets);
+  reportCacheResult({ value: null, status, ageS: 0 });
+  for (const result of results) reportCacheResult(result);
+  return composePage(query, slice.total, results);
+}
+
+/**
+ * The pages put together lately, each with the item texts it was made of: asked again with the same
+ * items (the same strings, compared by identity) and total, the same object is handed out, so its body and
+ * ETag are not made again (lib/api/route.ts keeps them per object). Validated on every read, so never
+ * staler than its parts; bounded by count (a page and its body are ~100 kB).
+ */
+const composed = new LRUCache<string, { parts: (string | null)[]; total: number; page: MarketListResponse }>({ max: 256 });
+
+function composePage(query: MarketListQuery, total: number, results: CacheResult<string | null>[]): MarketListResponse {
+  const key = JSON.stringify(query);
+  const parts = results.map((r) => r.value);
+  const last = composed.get(key);
+  if (last && last.total === total && last.parts.length === parts.length && last.parts.every((p, i) => p === parts[i])) return last.page;
+  const markets = parts.flatMap((p) => (p ? [JSON.parse(p) as MarketListItem] : []));
+  const page = { markets, total, limit: query.limit, offset: query.offset };
+  composed.set(key, { parts, total, page });
+  return page;
+}
+
+/**
+ * Markets as list items, each one entry tagged with its market alone (id and slug: every event of the
+ * market names one of them), so one change drops one item, not every page that shows it. The misses of
+ * one call load together, in one query. Kept as JSON text: a string is its size in memory (an item as
+ * objects takes about twice) and the collector never walks it; parsing a page of them is ~0.2 ms.
+ */
+function listItems(markets: ListSlice["markets"]): Promise<CacheResult<string | null>[]> {
+  let misses: Promise<Map<string, MarketListItem>> | null = null;
+  const queued: string[] = [];
+  const loadOne = async (id: string): Promise<Loaded<string | null>> => {
+    queued.push(id);
+    misses ??= Promise.resolve().then(async () => new Map((await queries.listMarketsByIds(queued)).map((m) => [m.id, m])));
+    const item = (await misses).get(id);
+    // Gone since the order was read (its removal is being announced): not shown, not kept.
+    return item ? { value: JSON.stringify(item) } : { value: null, expiresAt: 0 };
+  };
+  return Promise.all(
+    markets.map(({ id, slug }) =>
+      marketCache().get(JSON.stringify(["markets", "item", id]), [`market:m:${id}`, `market:s:${slug}`], () => withDatabase(() => loadOne(id))),
+    ),
+  );
 }
 
 export function listSubCategories(params: { status: string; category?: string }) {

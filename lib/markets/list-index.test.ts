@@ -1,0 +1,186 @@
+// The in-memory orders against a brute-force sort of the same rows: every status, category, sort and
+// direction, after single changes (edited in place), bulk changes (sorted again), removals and additions.
+// The loader stands in for the table here; e2e/api/list-index.spec.ts checks the same against PostgreSQL.
+import { describe, expect, it } from "vitest";
+import type { MarketEvent } from "@/lib/events/market-events";
+import { fixedWidth, ListIndex } from "./list-index";
+import type { MarketListQuery } from "./schemas";
+
+interface Row {
+  id: string;
+  slug: string;
+  status: string;
+  category: string;
+  volume: string;
+  liquidity: string;
+  created: number;
+  ends: number;
+}
+
+let seed = 42;
+const random = () => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
+const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
+const hex = (n: number) => Array.from({ length: n }, () => pick("0123456789abcdef".split(""))).join("");
+const uuid = () => `${hex(8)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(12)}`;
+const STATUSES = ["ACTIVE", "RESOLVED"];
+const CATEGORIES = ["CRYPTO", "SPORTS", "OTHER"];
+// Few distinct values, so ties (broken by id) are common; magnitudes that a double would confuse.
+const decimal = () => pick(["0.000000", "1.500000", "12.000001", "12.000000", "99999999999999999.999999", "100000000000000000.000000"]);
+const row = (id = uuid()): Row => ({
+  id,
+  slug: `m-${id.slice(0, 8)}`,
+  status: pick(STATUSES),
+  category: pick(CATEGORIES),
+  volume: decimal(),
+  liquidity: decimal(),
+  created: pick([1_700_000_000_000_000, 1_700_000_000_000_001, 1_600_000_000_000_000]),
+  ends: pick([1_800_000_000_000_000, 1_800_000_000_000_001]),
+});
+
+function harness(rows: Row[]) {
+  const table = new Map(rows.map((r) => [r.id, r]));
+  let reads = 0;
+  const index = new ListIndex(async (ids) => {
+    reads++;
+    return ids ? ids.flatMap((id) => (table.has(id) ? [table.get(id)!] : [])) : [...table.values()];
+  });
+  index.subscriber.listening?.(false);
+  const changed = (id: string, kind: MarketEvent["kind"] = "price") => index.event({ kind, marketId: id, slug: null, outcomeId: null });
+  return { table, index, changed, reads: () => reads };
+}
+
+const KEYS = {
+  VOLUME: (r: Row) => fixedWidth(r.volume),
+  LIQUIDITY: (r: Row) => fixedWidth(r.liquidity),
+  CREATED: (r: Row) => r.created,
+  ENDING: (r: Row) => r.ends,
+};
+
+/** What PostgreSQL's ORDER BY key dir, id dir LIMIT/OFFSET returns. */
+function expected(table: Map<string, Row>, q: MarketListQuery) {
+  const key = KEYS[q.sortBy as keyof typeof KEYS];
+  const all = [...table.values()]
+    .filter((r) => r.status === q.status && (!q.category || r.category === q.category))
+    .sort((a, b) => {
+      const x = key(a);
+      const y = key(b);
+      const c = x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+      return q.sortOrder === "ASC" ? c : -c;
+    });
+  return { ids: all.slice(q.offset, q.offset + q.limit).map((r) => r.id), total: all.length };
+}
+
+async function expectAllSlicesMatch(index: ListIndex, table: Map<string, Row>) {
+  for (const status of STATUSES)
+    for (const category of [undefined, ...CATEGORIES])
+      for (const sortBy of ["VOLUME", "LIQUIDITY", "CREATED", "ENDING"] as const)
+        for (const sortOrder of ["ASC", "DESC"] as const)
+          for (const offset of [0, 7, 40, 1000]) {
+            const q = { status, category, sortBy, sortOrder, limit: 9, offset } as MarketListQuery;
+            const got = await index.slice(q);
+            expect(got, JSON.stringify(q)).not.toBeNull();
+            expect({ ids: got!.markets.map((m) => m.id), total: got!.total }, JSON.stringify(q)).toEqual(expected(table, q));
+          }
+}
+
+async function built(index: ListIndex) {
+  const q = { status: "ACTIVE", sortBy: "VOLUME", sortOrder: "DESC", limit: 1, offset: 0 } as MarketListQuery;
+  await expect.poll(() => index.slice(q)).not.toBeNull();
+}
+
+describe("ListIndex", () => {
+  it("fixedWidth orders numeric(30,6) text as numbers", () => {
+    const values = ["0.000000", "9.999999", "10.000000", "123456789012345678.000001", "123456789012345678.000002"];
+    const sorted = [...values].sort((a, b) => (fixedWidth(a) < fixedWidth(b) ? -1 : 1));
+    expect(sorted).toEqual(values);
+  });
+
+  it("answers null until built, then every slice exactly as the ORDER BY would", async () => {
+    const { index, table } = harness(Array.from({ length: 300 }, () => row()));
+    const q = { status: "ACTIVE", sortBy: "VOLUME", sortOrder: "DESC", limit: 5, offset: 0 } as MarketListQuery;
+    expect(await index.slice(q)).toBeNull(); // the first call starts the build
+    await built(index);
+    await expectAllSlicesMatch(index, table);
+  });
+
+  it("single changes move, add and remove markets in place; each slice reads the changed markets first", async () => {
+    const { index, table, changed, reads } = harness(Array.from({ length: 300 }, () => row()));
+    await built(index);
+    for (let i = 0; i < 60; i++) {
+      const ids = [...table.keys()];
+      const id = pick(ids);
+      const op = random();
+      if (op < 0.2) table.delete(id);
+      else if (op < 0.4) {
+        const fresh = row();
+        table.set(fresh.id, fresh);
+        changed(fresh.id, "list");
+        continue;
+      } else table.set(id, { ...row(id), slug: table.get(id)!.slug });
+      changed(id);
+      const before = reads();
+      await expectAllSlicesMatch(index, table);
+      expect(reads()).toBe(before + 1); // one read of the changed market, then memory
+    }
+  });
+
+  it("a burst of changes sorts again and matches", async () => {
+    const { index, table, changed } = harness(Array.from({ length: 500 }, () => row()));
+    await built(index);
+    for (const id of [...table.keys()].slice(0, 400)) {
+      table.set(id, { ...row(id), slug: table.get(id)!.slug });
+      changed(id);
+    }
+    await expectAllSlicesMatch(index, table);
+  });
+
+  it("a change that names no market, or a lost stream, stops the slices until rebuilt", async () => {
+    const { index, table } = harness(Array.from({ length: 50 }, () => row()));
+    await built(index);
+    const q = { status: "ACTIVE", sortBy: "CREATED", sortOrder: "ASC", limit: 5, offset: 0 } as MarketListQuery;
+    const extra = row();
+    table.set(extra.id, extra);
+    index.event({ kind: "list", slug: null, marketId: null, outcomeId: null });
+    expect(await index.slice(q)).toBeNull();
+    await built(index);
+    await expectAllSlicesMatch(index, table);
+    index.subscriber.lost?.();
+    expect(await index.slice(q)).toBeNull();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await index.slice(q)).toBeNull(); // not while the stream is away
+    index.subscriber.listening?.(true);
+    await built(index);
+    await expectAllSlicesMatch(index, table);
+  });
+
+  it("a failed read of changed markets rejects the slice and keeps them dirty", async () => {
+    const rows = Array.from({ length: 20 }, () => row());
+    let fail = false;
+    const table = new Map(rows.map((r) => [r.id, r]));
+    const index = new ListIndex(async (ids) => {
+      if (fail) throw new Error("database away");
+      return ids ? ids.flatMap((id) => (table.has(id) ? [table.get(id)!] : [])) : [...table.values()];
+    });
+    index.subscriber.listening?.(false);
+    await built(index);
+    const id = rows[0].id;
+    table.set(id, { ...row(id), slug: rows[0].slug, status: "ACTIVE", volume: "100000000000000000.000000" });
+    index.event({ kind: "trade", marketId: id, slug: null, outcomeId: null });
+    fail = true;
+    const q = { status: "ACTIVE", sortBy: "VOLUME", sortOrder: "DESC", limit: 1, offset: 0 } as MarketListQuery;
+    await expect(index.slice(q)).rejects.toThrow("database away");
+    fail = false;
+    expect((await index.slice(q))?.markets[0].id).toBe(expected(table, q).ids[0]);
+  });
+
+  it("covers stored-key sorts without search or sub-category", () => {
+    const base = { status: "ACTIVE", sortBy: "VOLUME", sortOrder: "DESC", limit: 20, offset: 0 } as MarketListQuery;
+    expect(ListIndex.covers(base)).toBe(true);
+    expect(ListIndex.covers({ ...base, sortBy: "TRENDING" })).toBe(false);
+    expect(ListIndex.covers({ ...base, q: "btc" })).toBe(false);
+    expect(ListIndex.covers({ ...base, subCategory: "" })).toBe(false);
+  });
+});

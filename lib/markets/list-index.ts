@@ -1,0 +1,393 @@
+// The orders of the market lists, in memory (issue #23): for every status, category (or all) and stored
+// sort key, the markets in list order, kept current from the change stream. A list without search or
+// sub-category is then an array slice (its page of ids) and the array's length (its total): a key never
+// asked before costs what a hot one does. 100,000 markets take about 35 MB (a row per market plus eight
+// arrays of references per status); the page's items come from the response cache (lib/markets/cache.ts).
+//
+// Exactly as fresh as the SQL it replaces: every announced change of a market (every event names its
+// market) marks that market dirty; a slice is taken only after the dirty markets were read again, in one
+// query. Changes that name no market (markets inserted in bulk, truncations, users) and a lost stream
+// rebuild the index from scratch; until then, lists come from SQL.
+import "server-only";
+import { withDatabase } from "@/lib/db/breaker";
+import { readDb } from "@/lib/db/client";
+import type { ChangeSubscriber } from "@/lib/events/change-stream";
+import type { MarketEvent } from "@/lib/events/market-events";
+import { shared } from "@/lib/process-state";
+import type { MarketListQuery, SortBy } from "./schemas";
+
+/** The sorts whose key is a stored column (TRENDING is corrected to the moment: lib/markets/queries.ts). */
+export type IndexedSort = Exclude<SortBy, "TRENDING">;
+const SORTS: readonly IndexedSort[] = ["VOLUME", "LIQUIDITY", "CREATED", "ENDING"];
+
+/** One market as the orders see it. Keys compare exactly as PostgreSQL orders their columns. */
+export interface IndexedMarket {
+  id: string;
+  slug: string;
+  status: string;
+  category: string;
+  /** numeric(30,6) ≥ 0 as a fixed-width string: string order is numeric order. */
+  VOLUME: string;
+  LIQUIDITY: string;
+  /** timestamptz as unix microseconds (exact in a double until the year 2255). */
+  CREATED: number;
+  ENDING: number;
+}
+
+interface Row {
+  id: string;
+  slug: string;
+  status: string;
+  category: string;
+  volume: string;
+  liquidity: string;
+  created: number;
+  ends: number;
+}
+
+/** "123.45" → "000…000123.450000": 24 integer digits (numeric(30,6)), 6 decimals. */
+export function fixedWidth(decimal: string): string {
+  const [int, frac = ""] = decimal.split(".");
+  return `${int.padStart(24, "0")}.${frac.padEnd(6, "0")}`;
+}
+
+/** One copy of each status and category string for all markets (each row brings its own). */
+const interned = new Map<string, string>();
+const intern = (s: string) => interned.get(s) ?? (interned.set(s, s), s);
+
+const toMarket = (r: Row): IndexedMarket => ({
+  id: r.id,
+  slug: r.slug,
+  status: intern(r.status),
+  category: intern(r.category),
+  VOLUME: fixedWidth(r.volume),
+  LIQUIDITY: fixedWidth(r.liquidity),
+  CREATED: r.created,
+  ENDING: r.ends,
+});
+
+const sameKeys = (a: IndexedMarket, b: IndexedMarket) =>
+  a.slug === b.slug &&
+  a.status === b.status &&
+  a.category === b.category &&
+  a.VOLUME === b.VOLUME &&
+  a.LIQUIDITY === b.LIQUIDITY &&
+  a.CREATED === b.CREATED &&
+  a.ENDING === b.ENDING;
+
+/** ORDER BY key ASC, id ASC (DESC is the exact reverse: both columns flip). uuid order is its lowercase text's. */
+function compareBy(sort: IndexedSort) {
+  return (a: IndexedMarket, b: IndexedMarket) => {
+    const x = a[sort];
+    const y = b[sort];
+    if (x !== y) return x < y ? -1 : 1;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  };
+}
+const COMPARE = Object.fromEntries(SORTS.map((s) => [s, compareBy(s)])) as Record<IndexedSort, (a: IndexedMarket, b: IndexedMarket) => number>;
+
+const orderKey = (status: string, category: string | undefined, sort: IndexedSort) => `${status}|${category ?? "*"}|${sort}`;
+
+/** First position whose market sorts at or after `m` (binary search). */
+function lowerBound(list: IndexedMarket[], m: IndexedMarket, compare: (a: IndexedMarket, b: IndexedMarket) => number) {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(list[mid], m) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** A page of a list: the markets' ids and slugs in order, and how many the list holds. */
+export interface ListSlice {
+  markets: { id: string; slug: string }[];
+  total: number;
+  /** Whether changed markets were read to answer it (the database was asked). */
+  refreshed: boolean;
+}
+
+/** Above this many moved markets at once, the orders are rebuilt in one pass each instead of edited in place. */
+const RESORT_AT = 256;
+/** After a failed rebuild, lists stay with SQL at least this long before the next try. */
+const RETRY_MS = 1_000;
+
+export class ListIndex {
+  private readonly markets = new Map<string, IndexedMarket>();
+  private readonly bySlug = new Map<string, string>();
+  private orders = new Map<string, IndexedMarket[]>();
+  /** Markets announced changed since the orders last read them. */
+  private readonly dirty = new Set<string>();
+  /** Unix ms of the oldest change not yet read (0: none). */
+  private dirtySince = 0;
+  private built = false;
+  private listening = false;
+  private rebuildWanted = true;
+  /** Bumped whenever what is held stops being trustworthy: a load that began before does not apply. */
+  private generation = 0;
+  private rebuilding: Promise<void> | null = null;
+  private refreshing: Promise<void> | null = null;
+  private lastFailure = 0;
+  readonly stats = { rebuilds: 0, refreshes: 0, refreshed: 0, slices: 0, fallbacks: 0 };
+
+  constructor(private readonly load: (ids: string[] | null) => Promise<Row[]> = loadRows) {}
+
+  // ---------------------------------------------------------------- the change stream
+
+  readonly subscriber: ChangeSubscriber = {
+    event: (e) => this.event(e),
+    listening: () => {
+      this.listening = true;
+      this.invalidate(); // whatever changed before (or while the stream was away) was never announced
+      this.current(); // built now, not at the first list asked
+    },
+    lost: () => {
+      this.listening = false;
+      this.invalidate();
+    },
+  };
+
+  event(e: MarketEvent) {
+    const id = e.marketId ?? (e.slug !== null ? this.bySlug.get(e.slug) : undefined);
+    if (id) {
+      if (!this.dirty.size) this.dirtySince = Date.now();
+      this.dirty.add(id.toLowerCase());
+    }
+    // Markets inserted by a statement that did not name them, truncations, users: anything may differ.
+    else if (e.kind === "list" || e.kind === "flush" || e.slug !== null) this.invalidate();
+  }
+
+  private invalidate() {
+    this.generation++;
+    this.built = false;
+    this.rebuildWanted = true;
+    this.dirty.clear();
+    this.dirtySince = 0;
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** Whether `query` is a list the index answers: stored-key sorts, no search, no sub-category. */
+  static covers(query: MarketListQuery): boolean {
+    return query.sortBy !== "TRENDING" && !query.q && query.subCategory === undefined;
+  }
+
+  /**
+   * The page of `query` as of every change announced before this call, or null when the index cannot
+   * say (not built yet, rebuilding, stream lost): the caller asks SQL. Rejects when re-reading the
+   * changed markets fails (the database is away): the caller's cache may then answer stale.
+   */
+  async slice(query: MarketListQuery): Promise<ListSlice | null> {
+    if (!ListIndex.covers(query)) return null;
+    if (!this.current()) {
+      this.stats.fallbacks++;
+      return null;
+    }
+    const refreshed = this.dirty.size > 0;
+    while (this.dirty.size > 0) {
+      await (this.refreshing ??= this.refresh());
+      if (!this.current()) {
+        this.stats.fallbacks++;
+        return null;
+      }
+    }
+    this.stats.slices++;
+    return this.take(query, refreshed);
+  }
+
+  /**
+   * The page of `query` from the orders as they are, without reading the changed markets: for a caller
+   * whose read failed because the database is away, when the oldest unread change is at most `maxAgeMs`
+   * old (the cache's stale-if-error bound). Null when there is none to give.
+   */
+  staleSlice(query: MarketListQuery, maxAgeMs: number): ListSlice | null {
+    if (!ListIndex.covers(query) || !this.built || !this.listening) return null;
+    if (this.dirty.size > 0 && Date.now() - this.dirtySince > maxAgeMs) return null;
+    return this.take(query, false);
+  }
+
+  private take(query: MarketListQuery, refreshed: boolean): ListSlice {
+    const sort = query.sortBy as IndexedSort;
+    const list = this.orders.get(orderKey(query.status, query.category, sort)) ?? [];
+    const total = list.length;
+    const { limit, offset } = query;
+    const markets: ListSlice["markets"] = [];
+    if (query.sortOrder === "ASC") {
+      for (let i = offset; i < total && markets.length < limit; i++) markets.push({ id: list[i].id, slug: list[i].slug });
+    } else {
+      for (let i = total - 1 - offset; i >= 0 && markets.length < limit; i--) markets.push({ id: list[i].id, slug: list[i].slug });
+    }
+    return { markets, total, refreshed };
+  }
+
+  /** Built and heard; starts a rebuild when one is wanted. */
+  private current(): boolean {
+    if (!this.listening) return false;
+    if (this.rebuildWanted && !this.rebuilding && Date.now() - this.lastFailure >= RETRY_MS) this.rebuilding = this.rebuild();
+    return this.built;
+  }
+
+  get size() {
+    return { markets: this.markets.size, built: this.built, bytes: this.markets.size * BYTES_PER_MARKET };
+  }
+
+  // ---------------------------------------------------------------- loads
+
+  private async rebuild() {
+    const generation = ++this.generation;
+    this.rebuildWanted = false;
+    this.dirty.clear(); // the full read covers them; changes heard from now on are marked again
+    this.dirtySince = 0;
+    try {
+      const rows = await this.load(null);
+      if (generation !== this.generation) return; // invalidated meanwhile: another rebuild is wanted
+      this.markets.clear();
+      this.bySlug.clear();
+      for (const r of rows) this.put(toMarket(r));
+      this.sortAll();
+      this.built = true;
+      this.stats.rebuilds++;
+    } catch {
+      if (generation === this.generation) {
+        this.rebuildWanted = true;
+        this.lastFailure = Date.now();
+      }
+    } finally {
+      this.rebuilding = null;
+    }
+  }
+
+  private async refresh() {
+    const generation = this.generation;
+    const ids = [...this.dirty];
+    const since = this.dirtySince;
+    this.dirty.clear();
+    this.dirtySince = 0;
+    try {
+      const rows = await this.load(ids);
+      if (generation !== this.generation) return;
+      this.apply(ids, rows.map(toMarket));
+      this.stats.refreshes++;
+      this.stats.refreshed += ids.length;
+    } catch (err) {
+      if (generation === this.generation) {
+        for (const id of ids) this.dirty.add(id);
+        this.dirtySince = since;
+      }
+      throw err;
+    } finally {
+      this.refreshing = null;
+    }
+  }
+
+  /**
+   * The markets `ids` as read again: moved, added, or (absent from `rows`) removed. A market whose keys
+   * did not change stays where it is (most announcements: a trade's price, a comment, the trending sweep).
+   * A few moves are edits in place; many (above RESORT_AT) are one pass per order: the moved markets
+   * filtered out, then merged back in order.
+   */
+  private apply(ids: string[], rows: IndexedMarket[]) {
+    const fresh = new Map(rows.map((m) => [m.id, m]));
+    const leaving: IndexedMarket[] = [];
+    const arriving: IndexedMarket[] = [];
+    for (const id of ids) {
+      const old = this.markets.get(id);
+      const now = fresh.get(id);
+      if (old && now && sameKeys(old, now)) continue;
+      if (old) leaving.push(old);
+      if (now) arriving.push(now);
+    }
+    if (leaving.length + arriving.length > RESORT_AT) this.merge(leaving, arriving);
+    else {
+      for (const old of leaving) {
+        for (const [list, sort] of this.listsOf(old)) {
+          const at = lowerBound(list, old, COMPARE[sort]);
+          list.splice(list[at] === old ? at : list.indexOf(old), 1);
+        }
+      }
+      for (const m of arriving) for (const [list, sort] of this.listsOf(m)) list.splice(lowerBound(list, m, COMPARE[sort]), 0, m);
+    }
+    for (const old of leaving) {
+      this.markets.delete(old.id);
+      if (this.bySlug.get(old.slug) === old.id) this.bySlug.delete(old.slug);
+    }
+    for (const m of arriving) this.put(m);
+  }
+
+  /** Many moves at once: each order filtered of the leaving markets, then merged with the arriving ones, sorted. */
+  private merge(leaving: IndexedMarket[], arriving: IndexedMarket[]) {
+    const gone = new Set(leaving);
+    const incoming = new Map<IndexedMarket[], IndexedMarket[]>();
+    for (const m of arriving) {
+      for (const [list] of this.listsOf(m)) {
+        let add = incoming.get(list);
+        if (!add) incoming.set(list, (add = []));
+        add.push(m);
+      }
+    }
+    for (const [key, list] of this.orders) {
+      const compare = COMPARE[key.slice(key.lastIndexOf("|") + 1) as IndexedSort];
+      const add = (incoming.get(list) ?? []).sort(compare);
+      const kept = gone.size ? list.filter((m) => !gone.has(m)) : list;
+      if (!add.length) {
+        this.orders.set(key, kept);
+        continue;
+      }
+      const merged: IndexedMarket[] = new Array(kept.length + add.length);
+      let i = 0;
+      let j = 0;
+      let k = 0;
+      while (i < kept.length && j < add.length) merged[k++] = compare(kept[i], add[j]) <= 0 ? kept[i++] : add[j++];
+      while (i < kept.length) merged[k++] = kept[i++];
+      while (j < add.length) merged[k++] = add[j++];
+      this.orders.set(key, merged);
+    }
+  }
+
+  private put(m: IndexedMarket) {
+    this.markets.set(m.id, m);
+    this.bySlug.set(m.slug, m.id);
+  }
+
+  /** The eight orders a market belongs to (its status, with and without its category, per sort). */
+  private listsOf(m: IndexedMarket, orders = this.orders): [IndexedMarket[], IndexedSort][] {
+    const out: [IndexedMarket[], IndexedSort][] = [];
+    for (const sort of SORTS) {
+      for (const category of [m.category, undefined]) {
+        const key = orderKey(m.status, category, sort);
+        let list = orders.get(key);
+        if (!list) orders.set(key, (list = []));
+        out.push([list, sort]);
+      }
+    }
+    return out;
+  }
+
+  private sortAll() {
+    const orders = new Map<string, IndexedMarket[]>();
+    for (const m of this.markets.values()) for (const [list] of this.listsOf(m, orders)) list.push(m);
+    for (const [key, list] of orders) list.sort(COMPARE[key.slice(key.lastIndexOf("|") + 1) as IndexedSort]);
+    this.orders = orders;
+  }
+}
+
+/** A market's row (~200 bytes of strings and numbers) and its eight references. */
+const BYTES_PER_MARKET = 320;
+
+/** Every market (ids null) or these, with the columns the orders use; through the breaker (fast failures while the database is away). */
+const loadRows = (ids: string[] | null) => withDatabase(() => selectRows(ids));
+
+async function selectRows(ids: string[] | null): Promise<Row[]> {
+  const sql = await readDb();
+  const micros = (column: string) => sql.unsafe(`(extract(epoch FROM ${column}) * 1000000)::float8`);
+  return sql<Row[]>`
+    SELECT id, slug, status, category, total_volume::text AS volume, total_liquidity::text AS liquidity,
+           ${micros("created_at")} AS created, ${micros("trading_ends_at")} AS ends
+      FROM markets ${ids ? sql`WHERE id = ANY(${ids}::uuid[])` : sql``}`;
+}
+
+/** One index per process (lib/process-state.ts): route handlers read it, server.ts feeds it. */
+export function listIndex(): ListIndex {
+  return shared("listIndex", () => new ListIndex());
+}
