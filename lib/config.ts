@@ -181,6 +181,8 @@ export const SCRIPT_VARIABLES: Record<string, string> = {
   BENCH_CONNECTIONS: "connections of bench:api",
   APP_URL: "the app's URL for bench:compare",
   APP_PID: "the app's pid for bench:compare's CPU figures",
+  DETAIL_SECONDS: "seconds per endpoint and mode of bench:compare --detail (detail.mjs, default 10)",
+  DETAIL_ROUNDS: "rounds of bench:compare --detail (default 2)",
   CLUSTER_PORT: "HAProxy's port of npm run cluster (default 8080)",
   CLUSTER_DIR: "data directory of npm run cluster",
   PG_BIN: "PostgreSQL binaries of npm run cluster",
