@@ -746,7 +746,10 @@ export async function getBookChanges(
   const rows = await sql<Row[]>`
     WITH s AS (SELECT coalesce((SELECT version FROM book_snapshots
                                  WHERE outcome_id = ${id} AND at < ${isoOfUnix(params.startTs ?? "0")}::text::timestamptz
-                                 ORDER BY at DESC, version DESC LIMIT 1), 0) AS v),
+                                 ORDER BY at DESC, version DESC LIMIT 1),
+                               -- none before startTs (it is before the kept days): the oldest kept snapshot's
+                               -- version, or the next, is the oldest kept change
+                               (SELECT version - 1 FROM book_snapshots WHERE outcome_id = ${id} ORDER BY at, version LIMIT 1), 0) AS v),
     f AS (SELECT ${from} AS v)
     SELECT c.version::float8 AS version, ${isoMicros(sql, "c.at")} AS at, c.replace, c.levels,
            coalesce((SELECT version FROM book_heads WHERE outcome_id = ${id}), 0)::float8 AS head
