@@ -3,6 +3,7 @@
 // the camelCase variant chosen by Accept, weak ETags with 304s, Cache-Control per endpoint, Vary and CORS.
 // Handlers stay thin: they return data, never a Response, and have no try/catch of their own.
 import { createHash } from "node:crypto";
+import { jsonTextOf } from "@/lib/cache/json-text";
 import { withCacheStatus, type RequestCacheStatus } from "@/lib/cache/request-status";
 import { requestDeadlineMs } from "@/lib/db/bounds";
 import { withTimeout } from "@/lib/db/breaker";
@@ -78,19 +79,24 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
 
 /**
  * Body and ETag of each variant, once per answer: the response cache hands out the same object until
- * it changes, so a hit (or a 304) costs neither serialization nor hashing.
+ * it changes, so a hit (or a 304) costs neither serialization nor hashing. Kept on the answer itself (a
+ * hidden property), not in a WeakMap: an answer made for one request (a list page of the long tail) then
+ * dies young with its body, where a WeakMap's entry would carry the body through the young generation.
  */
-const representations = new WeakMap<object, Map<string, { body: string; etag: string }>>();
+const REPRESENTATIONS = Symbol("representations");
+type Represented = { [REPRESENTATIONS]?: Map<string, { body: string; etag: string }> };
 
 function represent(data: unknown, mediaType: string, camel: ((data: any) => unknown) | undefined) {
-  const memo = typeof data === "object" && data !== null ? representations.get(data) : undefined;
+  const holder = typeof data === "object" && data !== null && Object.isExtensible(data) ? (data as Represented) : undefined;
+  const memo = holder?.[REPRESENTATIONS];
   const hit = memo?.get(mediaType);
   if (hit) return hit;
-  const body = JSON.stringify(camel ? camel(data) : data);
+  // A value that carries its JSON text (a list page of item texts, lib/markets/list-page.ts) is not serialized again.
+  const body = (camel ? undefined : jsonTextOf(data)) ?? JSON.stringify(camel ? camel(data) : data);
   const rep = { body, etag: etagOf(body, mediaType) };
-  if (typeof data === "object" && data !== null) {
+  if (holder) {
     if (memo) memo.set(mediaType, rep);
-    else representations.set(data, new Map([[mediaType, rep]]));
+    else Object.defineProperty(holder, REPRESENTATIONS, { value: new Map([[mediaType, rep]]) });
   }
   return rep;
 }

@@ -49,7 +49,8 @@ interface Load {
   detached: boolean;
 }
 
-const defaultSize = (value: unknown) => JSON.stringify(value)?.length ?? 0;
+/** A value's JSON length; a string (an answer kept as JSON text) is its own length, not its JSON-escaped form's. */
+const defaultSize = (value: unknown) => (typeof value === "string" ? value.length : (JSON.stringify(value)?.length ?? 0));
 
 export class ResponseCache {
   private readonly lru: LRUCache<string, Entry>;

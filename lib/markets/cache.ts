@@ -15,6 +15,7 @@ import type { MarketEvent } from "@/lib/events/market-events";
 import { shared } from "@/lib/process-state";
 import { type CandleWindow, candleWindow, windowExpiresAt } from "./candles";
 import { ListIndex, listIndex, type ListSlice } from "./list-index";
+import { listPageOf } from "./list-page";
 import * as queries from "./queries";
 import { OutcomeNotFound } from "./errors";
 import {
@@ -105,21 +106,22 @@ async function listFromIndex(query: MarketListQuery): Promise<MarketListResponse
 }
 
 /**
- * The pages put together lately, each with the item texts it was made of: asked again with the same
- * items (the same strings, compared by identity) and total, the same object is handed out, so its body and
- * ETag are not made again (lib/api/route.ts keeps them per object). Validated on every read, so never
- * staler than its parts; bounded by count (a page and its body are ~100 kB).
+ * The pages put together lately, by the item texts they were made of: asked again with the same items
+ * (the same strings, compared by identity) and total, the same object is handed out, so its body and ETag
+ * are not made again (lib/api/route.ts keeps them per object). Validated on every read, so never staler
+ * than its parts. A page is kept only once its key comes back: the long tail's keys, asked once, must not
+ * keep their pages alive (each would survive into the old generation and cost the collector twice).
  */
-const composed = new LRUCache<string, { parts: (string | null)[]; total: number; page: MarketListResponse }>({ max: 256 });
+const composed = new LRUCache<string, { parts: (string | null)[]; total: number; page: MarketListResponse | null }>({ max: 512 });
 
 function composePage(query: MarketListQuery, total: number, results: CacheResult<string | null>[]): MarketListResponse {
   const key = JSON.stringify(query);
   const parts = results.map((r) => r.value);
   const last = composed.get(key);
-  if (last && last.total === total && last.parts.length === parts.length && last.parts.every((p, i) => p === parts[i])) return last.page;
-  const markets = parts.flatMap((p) => (p ? [JSON.parse(p) as MarketListItem] : []));
-  const page = { markets, total, limit: query.limit, offset: query.offset };
-  composed.set(key, { parts, total, page });
+  const same = last !== undefined && last.total === total && last.parts.length === parts.length && last.parts.every((p, i) => p === parts[i]);
+  if (same && last.page) return last.page;
+  const page = listPageOf(parts, total, query.limit, query.offset);
+  composed.set(key, { parts, total, page: same ? page : null });
   return page;
 }
 
@@ -141,7 +143,7 @@ function listItems(markets: ListSlice["markets"]): Promise<CacheResult<string | 
   };
   return Promise.all(
     markets.map(({ id, slug }) =>
-      marketCache().get(JSON.stringify(["markets", "item", id]), [`market:m:${id}`, `market:s:${slug}`], () => withDatabase(() => loadOne(id))),
+      marketCache().get(`["markets","item","${id}"]`, [`market:m:${id}`, `market:s:${slug}`], () => withDatabase(() => loadOne(id))),
     ),
   );
 }

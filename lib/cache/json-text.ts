@@ -1,0 +1,10 @@
+// Values that carry their own JSON text: an answer put together from parts already kept as JSON (the list
+// pages of lib/markets/list-page.ts) can be written out without parsing the parts and serializing them
+// again. lib/api/route.ts uses the text for the primary shape; everything else reads the value as usual.
+// Symbol.for: the same key in every bundle.
+export const JSON_TEXT = Symbol.for("markets.json-text");
+
+/** The JSON text a value carries (exactly JSON.stringify(value)), if it carries one. */
+export function jsonTextOf(value: unknown): string | undefined {
+  return typeof value === "object" && value !== null ? (value as { [JSON_TEXT]?: string })[JSON_TEXT] : undefined;
+}
