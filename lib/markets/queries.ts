@@ -17,13 +17,12 @@ import {
   OUTCOME_COLUMNS,
   type CandleRow,
   type CommentRow,
-  type MarketDetailRow,
+  type JsonRow,
+  type MarketDetailPartsRow,
   type MarketRow,
   type OutcomeRow,
   type SubCategories,
-  type TopTraderRow,
   type TradeRow,
-  type UserRefRow,
 } from "./rows";
 import {
   HISTORY_DEFAULT_WINDOW_S,
@@ -260,55 +259,68 @@ export async function marketSlugExists(slug: string): Promise<boolean> {
   return Boolean(row);
 }
 
-/** The 50 newest comments of a market with their authors; reply counts are maintained (migration 0005). */
-async function newestComments(marketId: string) {
-  const sql = await readDb();
-  return sql<CommentRow[]>`
+// The parts of a market's detail, each one subquery of getMarket's statement on the market `m`, handed
+// over as a JSON array already in order (numerics as text, so nothing passes through a float).
+
+/** Its outcomes in index order. */
+const outcomesJson = (sql: Sql) => sql`
+  SELECT coalesce(json_agg(o ORDER BY o.index), '[]') FROM (
+    SELECT ${sql(OUTCOME_COLUMNS.filter((c) => c !== "probability"))}, probability::text AS probability
+      FROM outcomes WHERE market_id = m.id) o`;
+
+/** The 50 newest comments with their authors; reply counts are maintained (migration 0005). */
+const newestCommentsJson = (sql: Sql) => sql`
+  SELECT coalesce(json_agg(c ORDER BY c.created_at DESC, c.id DESC), '[]') FROM (
     SELECT c.id, c.user_id, c.content, c.parent_id, c.likes_count, c.reply_count, c.created_at, u.username, u.profile_image_url
       FROM comments c JOIN users u ON u.id = c.user_id
-     WHERE c.market_id = ${marketId}
+     WHERE c.market_id = m.id
      ORDER BY c.created_at DESC, c.id DESC
-     LIMIT 50`;
-}
+     LIMIT 50) c`;
 
 /**
- * The ten users with the most volume on a market, from market_traders (migration 0005), username
- * breaking ties. Every row at or above the tenth volume is read, so ties at the cut are ordered right.
+ * The ten users with the most volume, from market_traders (migration 0005), username breaking ties.
+ * Every row at or above the tenth volume is read, so ties at the cut are ordered right; both walks
+ * are index-only scans of market_traders_top_cover_idx (migration 0014).
  */
-async function topTraders(marketId: string) {
-  const sql = await readDb();
-  return sql<TopTraderRow[]>`
-    SELECT u.username, u.profile_image_url, round(t.volume, 6)::text AS volume
+const topTradersJson = (sql: Sql) => sql`
+  SELECT coalesce(json_agg(json_build_object('username', x.username, 'profile_image_url', x.profile_image_url, 'volume', round(x.volume, 6)::text)
+                           ORDER BY x.volume DESC, x.username), '[]') FROM (
+    SELECT u.username, u.profile_image_url, t.volume
       FROM market_traders t JOIN users u ON u.id = t.user_id
-     WHERE t.market_id = ${marketId} AND t.trades > 0
-       AND t.volume >= (SELECT min(x.volume) FROM (SELECT volume FROM market_traders
-                          WHERE market_id = ${marketId} AND trades > 0 ORDER BY volume DESC LIMIT 10) x)
+     WHERE t.market_id = m.id AND t.trades > 0
+       AND t.volume >= (SELECT min(y.volume) FROM (SELECT volume FROM market_traders
+                          WHERE market_id = m.id AND trades > 0 ORDER BY volume DESC LIMIT 10) y)
      ORDER BY t.volume DESC, u.username
-     LIMIT 10`;
-}
+     LIMIT 10) x`;
 
-async function userRef(id: string) {
-  const sql = await readDb();
-  return sql<UserRefRow[]>`SELECT id, username, profile_image_url FROM users WHERE id = ${id}`;
-}
+/** Its creator, null when it has none. */
+const creatorJson = (sql: Sql) => sql`
+  SELECT json_build_object('id', u.id, 'username', u.username, 'profile_image_url', u.profile_image_url) FROM users u WHERE u.id = m.creator_id`;
 
-/** One market with its outcomes, comments, top traders and creator; null when no market has this id or slug. */
+const outcomeRowOf = (o: JsonRow<OutcomeRow>): OutcomeRow => ({ ...o, created_at: new Date(o.created_at), updated_at: new Date(o.updated_at) });
+const commentRowOf = (c: JsonRow<CommentRow>): CommentRow => ({ ...c, created_at: new Date(c.created_at) });
+
+/**
+ * One market with its outcomes, comments, top traders and creator, in one statement (a miss of the
+ * detail is one round trip, not two in a row and five statements); null when no market has this id or slug.
+ */
 export async function getMarket(key: MarketKey): Promise<MarketDetail | null> {
   const sql = await readDb();
   if (!validKey(key)) return null;
-  const [m] = await sql<MarketDetailRow[]>`SELECT ${sql(MARKET_DETAIL_COLUMNS)} FROM markets WHERE ${keySql(sql, key)}`;
+  const [m] = await sql<MarketDetailPartsRow[]>`
+    SELECT ${sql(MARKET_DETAIL_COLUMNS.map((c) => `m.${c}`))},
+           (${outcomesJson(sql)}) AS outcomes,
+           (${newestCommentsJson(sql)}) AS comments,
+           (${topTradersJson(sql)}) AS top_traders,
+           (${creatorJson(sql)}) AS creator
+      FROM markets m
+     WHERE ${keySql(sql, key, "m.")}`;
   if (!m) return null;
-  const [outcomes, comments, traders, [creator]] = await Promise.all([
-    outcomesByMarket([m.id]),
-    newestComments(m.id),
-    topTraders(m.id),
-    m.creator_id ? userRef(m.creator_id) : Promise.resolve([]),
-  ]);
   return marketDetailFromRow(m, {
-    outcomes: outcomes.get(m.id) ?? [],
-    comments: comments.map(commentFromRow),
-    topTraders: traders,
-    creator: creator ?? null,
+    outcomes: m.outcomes.map((o) => outcomeFromRow(outcomeRowOf(o))),
+    comments: m.comments.map((c) => commentFromRow(commentRowOf(c))),
+    topTraders: m.top_traders,
+    creator: m.creator,
   });
 }
 
