@@ -170,6 +170,20 @@ export interface UserRefRow {
   profile_image_url: string | null;
 }
 
+/** A row as PostgreSQL's json_agg hands it over: timestamps as ISO text, the rest as in R (numerics sent as text). */
+export type JsonRow<R> = { [K in keyof R]: R[K] extends Date ? string : R[K] };
+
+/**
+ * One market with everything its detail shows, read in one statement: the parts come as JSON, each
+ * list already ordered, creator null when the market has none.
+ */
+export interface MarketDetailPartsRow extends MarketDetailRow {
+  outcomes: JsonRow<OutcomeRow>[];
+  comments: JsonRow<CommentRow>[];
+  top_traders: TopTraderRow[];
+  creator: UserRefRow | null;
+}
+
 /** One sub-category present for a status and category, with its market count (from market_counts): what the list's sub-category choice offers. */
 export interface SubCategoryCount {
   sub_category: string;
