@@ -332,42 +332,67 @@ export interface OutcomeOfMarket {
   side: string;
 }
 
+/** A resolution as its statement returns it: the market, and the outcome asked for if it exists (of any market). */
+type ResolutionRow = Omit<OutcomeOfMarket, "outcome_id" | "name" | "side"> & {
+  outcome_id: string | null;
+  outcome_market_id: string | null;
+  name: string | null;
+  side: string | null;
+};
+
 /**
- * The market and outcome a book or history request names, checked in the order of the spec's errors:
- * unknown market, then unknown or malformed outcome, then an outcome of another market.
+ * The market and outcome a request names, as one row (none when no market has the key): the start of
+ * every statement that reads something of one outcome, so that a miss is one round trip.
  */
-async function resolveOutcome(key: MarketKey, outcomeId: string): Promise<OutcomeOfMarket> {
-  const sql = await readDb();
-  if (!validKey(key)) throw new MarketNotFound(describeKey(key));
+function resolutionSql(sql: Sql, key: MarketKey, outcomeId: string): Fragment {
   const outcomeKey = isUuid(outcomeId) ? outcomeId : null;
-  const [row] = await sql<
-    (Omit<OutcomeOfMarket, "outcome_id" | "name" | "side"> & {
-      outcome_id: string | null;
-      outcome_market_id: string | null;
-      name: string | null;
-      side: string | null;
-    })[]
-  >`
+  return sql`
     SELECT m.id AS market_id, m.external_source, o.id AS outcome_id, o.market_id AS outcome_market_id, o.name, o.side
-    FROM markets m LEFT JOIN outcomes o ON o.id = ${outcomeKey}::uuid
-    WHERE ${keySql(sql, key, "m.")}`;
+      FROM markets m LEFT JOIN outcomes o ON o.id = ${outcomeKey}::uuid
+     WHERE ${keySql(sql, key, "m.")}`;
+}
+
+/** A resolution checked in the order of the spec's errors: unknown market, then unknown or malformed outcome, then an outcome of another market. */
+function resolved(key: MarketKey, row: ResolutionRow | undefined): OutcomeOfMarket {
   if (!row) throw new MarketNotFound(describeKey(key));
   if (!row.outcome_id || row.name === null || row.side === null) throw new OutcomeNotFound();
   if (row.outcome_market_id !== row.market_id) throw new OutcomeMismatch();
   return { market_id: row.market_id, external_source: row.external_source, outcome_id: row.outcome_id, name: row.name, side: row.side };
 }
 
+/** The market and outcome a candles or past-book request names (resolved above). */
+async function resolveOutcome(key: MarketKey, outcomeId: string): Promise<OutcomeOfMarket> {
+  if (!validKey(key)) throw new MarketNotFound(describeKey(key));
+  const sql = await readDb();
+  const [row] = await sql<ResolutionRow[]>`${resolutionSql(sql, key, outcomeId)}`;
+  return resolved(key, row);
+}
+
+/**
+ * The resolution of a request with what `read` reads of its outcome (a LATERAL subquery on r.outcome_id
+ * and r.external_source), read only when the outcome belongs to the market: one statement.
+ */
+async function readResolved<R extends object>(key: MarketKey, outcomeId: string, read: (sql: Sql) => Fragment): Promise<{ o: OutcomeOfMarket; row: R }> {
+  if (!validKey(key)) throw new MarketNotFound(describeKey(key));
+  const sql = await readDb();
+  const [row] = await sql<(ResolutionRow & R)[]>`
+    SELECT r.*, x.* FROM (${resolutionSql(sql, key, outcomeId)}) r
+      LEFT JOIN LATERAL (${read(sql)}) x ON r.outcome_market_id = r.market_id`;
+  return { o: resolved(key, row), row };
+}
+
 /** The book of one outcome with its version and checksum (docs/api.md "Book versions"). */
 export async function getOrderBook(params: MarketKey & { outcomeId: string }): Promise<VersionedBook> {
-  const o = await resolveOutcome(params, params.outcomeId);
-  return (await getOrderBooks([o])).get(o.outcome_id)!;
+  const { o, row } = await readResolved<BookRow>(params, params.outcomeId, (sql) => bookSql(sql, sql`r.outcome_id`, sql`r.external_source IS NOT NULL`));
+  return bookOf(o, row);
 }
 
 // The default end is the current instant, not the current whole second: a trade committed a few ms
 // ago (announced by a push signal) must already be in the answer.
 export async function getPriceHistory(params: MarketKey & PriceHistoryQuery, nowS = Date.now() / 1000): Promise<PriceHistory> {
-  const o = await resolveOutcome(params, params.outcomeId);
-  return (await getPriceHistories([o.outcome_id], params, nowS)).get(o.outcome_id)!;
+  const window = historyWindow(params, nowS, HISTORY_DEFAULT_WINDOW_S);
+  const { row } = await readResolved<HistoryRow>(params, params.outcomeId, (sql) => historySql(sql, sql`r.outcome_id`, window));
+  return historyOf(row, params.fidelity);
 }
 
 /** Distinct sub-categories with their market counts, for the list's sub-category choice: from market_counts. */
@@ -390,7 +415,8 @@ export async function nextTrendingChange(): Promise<number | null> {
 }
 
 // ================================================================ books and histories of many outcomes (the batches)
-// The single book and history above are these with one outcome: one definition of each answer.
+// The single book and history above read the same fragments (bookSql, historySql), joined to their
+// resolution in one statement: one definition of each answer.
 
 /** The outcomes among these ids that exist, with their market: one primary-key probe per id, unknown ids absent. */
 export async function outcomesById(ids: readonly string[]): Promise<Map<string, OutcomeOfMarket>> {
@@ -406,76 +432,103 @@ export async function outcomesById(ids: readonly string[]): Promise<Map<string, 
 
 type VenueLevel = { price: string; shares: string };
 
-/**
- * The books of these outcomes in one round trip, each exactly what getOrderBook answers: native
- * outcomes from their resting LIMIT orders (an index-only scan of orders_resting_idx), mirrored ones
- * from the venue's book. The orders come back as one text per outcome, "SIDE price remaining" joined by
- * commas, summed per price by buildNativeBook: 50 outcomes are 50 rows to parse, not one per level.
- */
-export async function getOrderBooks(outcomes: readonly OutcomeOfMarket[]): Promise<Map<string, VersionedBook>> {
-  const sql = await readDb();
-  const native = outcomes.filter((o) => !o.external_source).map((o) => o.outcome_id);
-  const mirrored = outcomes.filter((o) => o.external_source).map((o) => o.outcome_id);
-  const all = outcomes.map((o) => o.outcome_id);
-  // The versions (migration 0011) come from the same statement, so from the same snapshot as the book.
-  const rows = await sql<{ outcome_id: string; orders: string | null; bids: VenueLevel[] | null; asks: VenueLevel[] | null; version: number | null }[]>`
-    SELECT outcome_id, string_agg(concat(side, ' ', price, ' ', shares - filled_shares), ',') AS orders, NULL::jsonb AS bids, NULL::jsonb AS asks, NULL::float8 AS version
-      FROM orders
-     WHERE outcome_id = ANY(${native}::uuid[]) AND type = 'LIMIT' AND status IN ('OPEN', 'PARTIALLY_FILLED')
-     GROUP BY outcome_id
-    UNION ALL
-    SELECT outcome_id, NULL, bids, asks, NULL FROM external_books WHERE outcome_id = ANY(${mirrored}::uuid[])
-    UNION ALL
-    SELECT outcome_id, NULL, NULL, NULL, version::float8 FROM book_heads WHERE outcome_id = ANY(${all}::uuid[])`;
-  const byOutcome = new Map(rows.filter((r) => r.version === null).map((r) => [r.outcome_id, r]));
-  const versions = new Map(rows.filter((r) => r.version !== null).map((r) => [r.outcome_id, r.version as number]));
-  const books = new Map<string, VersionedBook>();
-  for (const o of outcomes) {
-    const row = byOutcome.get(o.outcome_id);
-    const sides = o.external_source
-      ? row?.bids && row.asks
-        ? formatExternalBook(row.bids, row.asks)
-        : { bids: [], asks: [] }
-      : buildNativeBook(
-          (row?.orders ? row.orders.split(",") : []).map((l) => {
-            const [side, price, remaining] = l.split(" ");
-            return { side: side as "BUY" | "SELL", price, remaining };
-          }),
-        );
-    const book: OrderBook = { outcome_id: o.outcome_id, outcome_side: `${o.name} - ${o.side}`, ...sides };
-    books.set(o.outcome_id, { book, version: versions.get(o.outcome_id) ?? 0, checksum: bookChecksum(book) });
-  }
-  return books;
+/** What bookSql reads of one outcome: its resting orders or its venue's book, and its version (null: 0). */
+interface BookRow {
+  orders: string | null;
+  bids: VenueLevel[] | null;
+  asks: VenueLevel[] | null;
+  version: number | null;
 }
 
 /**
- * The histories of these outcomes over one window in one round trip, each exactly what
- * getPriceHistory answers: per outcome the HISTORY_TRADE_CAP most recent trades of the window
- * (a LATERAL walk of trades_outcome_tape_idx each), bucketed.
+ * The book of the outcome `id` as one row, for a LATERAL join: a native outcome's resting LIMIT orders
+ * (an index-only scan of orders_resting_idx) as one text, "SIDE price remaining" joined by commas and
+ * summed per price by buildNativeBook (50 outcomes are 50 rows to parse, not one per level), or a
+ * mirrored one's venue book; and its version (migration 0011), from the same snapshot as the book.
  */
+function bookSql(sql: Sql, id: Fragment, mirrored: Fragment): Fragment {
+  return sql`
+    SELECT (SELECT string_agg(concat(o.side, ' ', o.price, ' ', o.shares - o.filled_shares), ',') FROM orders o
+             WHERE NOT (${mirrored}) AND o.outcome_id = ${id} AND o.type = 'LIMIT' AND o.status IN ('OPEN', 'PARTIALLY_FILLED')) AS orders,
+           eb.bids, eb.asks,
+           (SELECT h.version::float8 FROM book_heads h WHERE h.outcome_id = ${id}) AS version
+      FROM (SELECT) one LEFT JOIN external_books eb ON (${mirrored}) AND eb.outcome_id = ${id}`;
+}
+
+function bookOf(o: OutcomeOfMarket, row: BookRow | undefined): VersionedBook {
+  const sides = o.external_source
+    ? row?.bids && row.asks
+      ? formatExternalBook(row.bids, row.asks)
+      : { bids: [], asks: [] }
+    : buildNativeBook(
+        (row?.orders ? row.orders.split(",") : []).map((l) => {
+          const [side, price, remaining] = l.split(" ");
+          return { side: side as "BUY" | "SELL", price, remaining };
+        }),
+      );
+  const book: OrderBook = { outcome_id: o.outcome_id, outcome_side: `${o.name} - ${o.side}`, ...sides };
+  return { book, version: row?.version ?? 0, checksum: bookChecksum(book) };
+}
+
+/** The books of these outcomes in one round trip, each exactly what getOrderBook answers. */
+export async function getOrderBooks(outcomes: readonly OutcomeOfMarket[]): Promise<Map<string, VersionedBook>> {
+  const sql = await readDb();
+  const mirrored = outcomes.filter((o) => o.external_source !== null).map((o) => o.outcome_id);
+  const rows = outcomes.length
+    ? await sql<(BookRow & { outcome_id: string })[]>`
+        SELECT k.outcome_id, b.*
+          FROM unnest(${outcomes.map((o) => o.outcome_id)}::uuid[]) AS k (outcome_id)
+         CROSS JOIN LATERAL (${bookSql(sql, sql`k.outcome_id`, sql`k.outcome_id = ANY(${mirrored}::uuid[])`)}) b`
+    : [];
+  const byOutcome = new Map(rows.map((r) => [r.outcome_id, r]));
+  return new Map(outcomes.map((o) => [o.outcome_id, bookOf(o, byOutcome.get(o.outcome_id))]));
+}
+
+/** What historySql reads of one outcome: its trades as [id, unix seconds, price] (JSON: one row per outcome). */
+interface HistoryRow {
+  trades: [string, number, number][] | null;
+}
+
+/**
+ * The HISTORY_TRADE_CAP most recent trades of the outcome `id` in the window (a walk of
+ * trades_outcome_tape_idx), as one row for a LATERAL join; none for an empty window.
+ */
+function historySql(sql: Sql, id: Fragment, w: { startTs: number; endTs: number }): Fragment {
+  if (w.startTs > w.endTs) return sql`SELECT NULL::json AS trades`;
+  return sql`
+    SELECT json_agg(json_build_array(t.id, t.ts, t.price)) AS trades FROM (
+      SELECT id, extract(epoch FROM executed_at)::float8 AS ts, price::float8 AS price
+        FROM trades
+       WHERE outcome_id = ${id}
+         AND executed_at >= to_timestamp(${Math.min(w.startTs, MAX_TS)})
+         AND executed_at <= to_timestamp(${Math.min(w.endTs, MAX_TS)})
+       ORDER BY executed_at DESC, id DESC
+       LIMIT ${HISTORY_TRADE_CAP}) t`;
+}
+
+const historyOf = (row: HistoryRow | undefined, fidelity: number): PriceHistory => ({
+  history: bucketTrades(
+    (row?.trades ?? []).map(([id, executedAt, price]) => ({ id, executedAt, price })),
+    fidelity,
+  ),
+});
+
+/** The histories of these outcomes over one window in one round trip, each exactly what getPriceHistory answers. */
 export async function getPriceHistories(
   outcomeIds: readonly string[],
   params: Pick<PriceHistoryQuery, "startTs" | "endTs" | "fidelity">,
   nowS = Date.now() / 1000,
 ): Promise<Map<string, PriceHistory>> {
   const sql = await readDb();
-  const { startTs, endTs } = historyWindow(params, nowS, HISTORY_DEFAULT_WINDOW_S);
-  const trades = new Map<string, { id: string; executedAt: number; price: number }[]>(outcomeIds.map((id) => [id, []]));
-  if (startTs <= endTs && outcomeIds.length) {
-    const rows = await sql<{ outcome_id: string; id: string; ts: number; price: number }[]>`
-      SELECT x.outcome_id, t.id, t.ts, t.price
-        FROM unnest(${outcomeIds as string[]}::uuid[]) AS x (outcome_id)
-        CROSS JOIN LATERAL (
-          SELECT id, extract(epoch FROM executed_at)::float8 AS ts, price::float8 AS price
-            FROM trades
-           WHERE outcome_id = x.outcome_id
-             AND executed_at >= to_timestamp(${Math.min(startTs, MAX_TS)})
-             AND executed_at <= to_timestamp(${Math.min(endTs, MAX_TS)})
-           ORDER BY executed_at DESC, id DESC
-           LIMIT ${HISTORY_TRADE_CAP}) t`;
-    for (const r of rows) trades.get(r.outcome_id)?.push({ id: r.id, executedAt: r.ts, price: r.price });
-  }
-  return new Map([...trades].map(([id, list]) => [id, { history: bucketTrades(list, params.fidelity) }]));
+  const window = historyWindow(params, nowS, HISTORY_DEFAULT_WINDOW_S);
+  const rows = outcomeIds.length
+    ? await sql<(HistoryRow & { outcome_id: string })[]>`
+        SELECT x.outcome_id, h.trades
+          FROM unnest(${outcomeIds as string[]}::uuid[]) AS x (outcome_id)
+         CROSS JOIN LATERAL (${historySql(sql, sql`x.outcome_id`, window)}) h`
+    : [];
+  const byOutcome = new Map(rows.map((r) => [r.outcome_id, r]));
+  return new Map(outcomeIds.map((id) => [id, historyOf(byOutcome.get(id), params.fidelity)]));
 }
 
 // ================================================================ trade tape (docs/api.md "Trades")
