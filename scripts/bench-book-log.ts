@@ -18,6 +18,7 @@ import postgres from "postgres";
 import { setDatabaseUrl } from "../lib/config";
 import { closeDb } from "../lib/db/client";
 import { resolveDatabase } from "../lib/db/embedded";
+import { prng } from "../lib/dev/tools";
 import { migrate } from "../lib/db/migrate";
 import { BOOK_SNAPSHOT_EVERY, getBookAt, getBookChanges } from "../lib/markets/queries";
 
@@ -44,18 +45,6 @@ const sql = postgres(url.toString(), { max: 4, onnotice: () => {} });
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const row = (name: string, p50: number, p99: number, note = "") =>
   console.log(`${name.padEnd(52)} ${p50.toFixed(2).padStart(8)} ${p99.toFixed(2).padStart(8)}  ${note}`);
-
-/** A deterministic PRNG (mulberry32). */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function makeMarket() {
   const market = randomUUID();

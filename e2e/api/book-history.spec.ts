@@ -11,24 +11,13 @@ import { connectClient, join, waitFor } from "../realtime-helpers";
 import { startInstance, type Instance } from "../support/instance";
 import { addOrder, makeMarket, type TestMarket } from "../support/markets";
 import { bookChecksum } from "@/lib/markets/book-checksum";
+import { prng } from "@/lib/dev/tools";
 import { applyChange, type BookSides } from "@/lib/markets/book-log";
 import { buildNativeBook, type RestingOrder } from "@/lib/markets/order-book";
 import { bookChangesSchema, orderBookSchema, type OrderBook } from "@/lib/markets/schemas";
 import type { Heartbeat, Signal } from "@/lib/realtime/channels";
 
 type Sql = postgres.Sql;
-
-/** A deterministic PRNG (mulberry32), so that a failure repeats. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The outcome's resting orders and the database clock, read together after a statement committed. */
 async function record(sql: Sql, outcomeId: string) {

@@ -14,22 +14,11 @@ import type postgres from "postgres";
 import { expect, test } from "../fixtures";
 import { addOrder, makeMarket, type TestMarket } from "../support/markets";
 import { bookChecksum } from "@/lib/markets/book-checksum";
+import { prng } from "@/lib/dev/tools";
 import { applyChange, type BookSides } from "@/lib/markets/book-log";
 import { bookChangesSchema, type OrderBook } from "@/lib/markets/schemas";
 
 type Sql = postgres.Sql;
-
-/** A deterministic PRNG (mulberry32), so that a failure repeats. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DAY = 86_400_000_000n; // µs
 const HOUR = 3_600_000_000n;

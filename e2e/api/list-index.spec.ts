@@ -162,17 +162,19 @@ test("list index – a burst of changes to a shared item under concurrent reader
   let running = true;
   const seen: number[][] = [];
   // Sequential readers on every page keep loads in flight across the writes; each notes the revision it saw.
-  const readers = urls.filter((_, i) => i % 4 === 0).map(async ({ url }) => {
-    const mine: number[] = [];
-    seen.push(mine);
-    while (running) {
-      const res = await fetch(url).catch(() => null);
-      if (res?.status !== 200) continue;
-      const item = ((await res.json()) as { markets: Item[] }).markets.find((m) => m.id === a.id);
-      const rev = Number(/rev (\d+)/.exec(item?.question ?? "")?.[1] ?? 0);
-      mine.push(rev);
-    }
-  });
+  const readers = urls
+    .filter((_, i) => i % 4 === 0)
+    .map(async ({ url }) => {
+      const mine: number[] = [];
+      seen.push(mine);
+      while (running) {
+        const res = await fetch(url).catch(() => null);
+        if (res?.status !== 200) continue;
+        const item = ((await res.json()) as { markets: Item[] }).markets.find((m) => m.id === a.id);
+        const rev = Number(/rev (\d+)/.exec(item?.question ?? "")?.[1] ?? 0);
+        mine.push(rev);
+      }
+    });
   const { heard, close } = await watch([a]);
   try {
     for (let i = 1; i <= 12; i++) {

@@ -173,7 +173,9 @@ test("a table locked for longer than the lock timeout – its readers answer 503
     });
     await sleep(200);
     const results = await Promise.all([
-      ...Array.from({ length: 20 }, (_, i) => timed(`${app.baseURL}${i % 2 ? `/v1/markets?sortBy=TRENDING&limit=5&offset=${10 + i}` : `/v1/markets/${second.id}`}`)),
+      ...Array.from({ length: 20 }, (_, i) =>
+        timed(`${app.baseURL}${i % 2 ? `/v1/markets?sortBy=TRENDING&limit=5&offset=${10 + i}` : `/v1/markets/${second.id}`}`),
+      ),
       timed(`${app.baseURL}/healthz`),
       timed(`${app.baseURL}/v1/openapi.json`),
     ]);

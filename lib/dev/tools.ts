@@ -40,3 +40,15 @@ export async function sampleTimes(cases: ReadonlyArray<() => Promise<unknown>>, 
   for (const t of times) t.sort((a, b) => a - b);
   return times;
 }
+
+/** A deterministic PRNG (mulberry32): numbers in [0, 1) that repeat for a seed, so that a failure or a benchmark repeats. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -132,12 +132,12 @@ function composePage(query: MarketListQuery, total: number, results: CacheResult
  * objects takes about twice) and the collector never walks it; parsing a page of them is ~0.2 ms.
  */
 function listItems(markets: ListSlice["markets"]): Promise<CacheResult<string | null>[]> {
-  let misses: Promise<Map<string, MarketListItem>> | null = null;
-  const queued: string[] = [];
+  const loadItem = batchLoads(
+    async (ids: string[]) => new Map((await queries.listMarketsByIds(ids)).map((m) => [m.id, m])),
+    (id) => id,
+  );
   const loadOne = async (id: string): Promise<Loaded<string | null>> => {
-    queued.push(id);
-    misses ??= Promise.resolve().then(async () => new Map((await queries.listMarketsByIds(queued)).map((m) => [m.id, m])));
-    const item = (await misses).get(id);
+    const item = await loadItem(id);
     // Gone since the order was read (its removal is being announced): not shown, not kept.
     return item ? { value: JSON.stringify(item) } : { value: null, expiresAt: 0 };
   };
@@ -262,24 +262,32 @@ async function readEach<V>(
   loadMany: (outcomes: queries.OutcomeOfMarket[]) => Promise<Map<string, Loaded<V>>>,
 ): Promise<(outcomeId: string) => Promise<V>> {
   const outcomes = await withDatabase(() => queries.outcomesById(outcomeIds));
-  // Misses queue here while the reads start (synchronously, in one loop); the queue goes out as one load.
-  let queued: queries.OutcomeOfMarket[] = [];
-  let batch: Promise<Map<string, Loaded<V>>> | null = null;
-  const loadOne = (o: queries.OutcomeOfMarket) => {
-    queued.push(o);
+  const loadOne = batchLoads(loadMany, (o: queries.OutcomeOfMarket) => o.outcome_id);
+  return (outcomeId) => {
+    const o = outcomes.get(outcomeId);
+    if (!o) return Promise.reject(new OutcomeNotFound());
+    const { key, tags } = entry(o);
+    return read(key, tags, async () => (await loadOne(o))!);
+  };
+}
+
+/**
+ * One load for the misses of one batch or page: the reads start in one loop (synchronously), each miss
+ * queues its key, and the queue goes out as one `loadMany` on the next turn. Each caller gets its key's
+ * value (undefined when the load did not return it).
+ */
+function batchLoads<K, V>(loadMany: (keys: K[]) => Promise<Map<string, V>>, idOf: (key: K) => string): (key: K) => Promise<V | undefined> {
+  let queued: K[] = [];
+  let batch: Promise<Map<string, V>> | null = null;
+  return (key) => {
+    queued.push(key);
     batch ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
       const group = queued;
       queued = [];
       batch = null;
       return loadMany(group);
     });
-    return batch.then((loads) => loads.get(o.outcome_id)!);
-  };
-  return (outcomeId) => {
-    const o = outcomes.get(outcomeId);
-    if (!o) return Promise.reject(new OutcomeNotFound());
-    const { key, tags } = entry(o);
-    return read(key, tags, () => loadOne(o));
+    return batch.then((loaded) => loaded.get(idOf(key)));
   };
 }
 

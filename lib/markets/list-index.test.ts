@@ -3,19 +3,10 @@
 // The loader stands in for the table here; e2e/api/list-index.spec.ts checks the same against PostgreSQL.
 import { describe, expect, it } from "vitest";
 import type { MarketEvent } from "@/lib/events/market-events";
-import { fixedWidth, ListIndex } from "./list-index";
+import { fixedWidth, type IndexRow, ListIndex } from "./list-index";
 import type { MarketListQuery } from "./schemas";
 
-interface Row {
-  id: string;
-  slug: string;
-  status: string;
-  category: string;
-  volume: string;
-  liquidity: string;
-  created: number;
-  ends: number;
-}
+type Row = IndexRow;
 
 let seed = 42;
 const random = () => {

@@ -34,7 +34,8 @@ export interface IndexedMarket {
   ENDING: number;
 }
 
-interface Row {
+/** A market's row as the orders read it (also what a test's loader hands over). */
+export interface IndexRow {
   id: string;
   slug: string;
   status: string;
@@ -55,7 +56,7 @@ export function fixedWidth(decimal: string): string {
 const interned = new Map<string, string>();
 const intern = (s: string) => interned.get(s) ?? (interned.set(s, s), s);
 
-const toMarket = (r: Row): IndexedMarket => ({
+const toMarket = (r: IndexRow): IndexedMarket => ({
   id: r.id,
   slug: r.slug,
   status: intern(r.status),
@@ -131,7 +132,7 @@ export class ListIndex {
   private lastFailure = 0;
   readonly stats = { rebuilds: 0, refreshes: 0, refreshed: 0, slices: 0, fallbacks: 0 };
 
-  constructor(private readonly load: (ids: string[] | null) => Promise<Row[]> = loadRows) {}
+  constructor(private readonly load: (ids: string[] | null) => Promise<IndexRow[]> = loadRows) {}
 
   // ---------------------------------------------------------------- the change stream
 
@@ -378,10 +379,10 @@ const BYTES_PER_MARKET = 320;
 /** Every market (ids null) or these, with the columns the orders use; through the breaker (fast failures while the database is away). */
 const loadRows = (ids: string[] | null) => withDatabase(() => selectRows(ids));
 
-async function selectRows(ids: string[] | null): Promise<Row[]> {
+async function selectRows(ids: string[] | null): Promise<IndexRow[]> {
   const sql = await readDb();
   const micros = (column: string) => sql.unsafe(`(extract(epoch FROM ${column}) * 1000000)::float8`);
-  return sql<Row[]>`
+  return sql<IndexRow[]>`
     SELECT id, slug, status, category, total_volume::text AS volume, total_liquidity::text AS liquidity,
            ${micros("created_at")} AS created, ${micros("trading_ends_at")} AS ends
       FROM markets ${ids ? sql`WHERE id = ANY(${ids}::uuid[])` : sql``}`;
