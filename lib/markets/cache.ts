@@ -7,6 +7,7 @@ import "server-only";
 import { config } from "@/lib/config";
 import { withDatabase } from "@/lib/db/breaker";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { recordResult, recordTags, recordUnfit } from "@/lib/cache/render-record";
 import { reportCacheResult } from "@/lib/cache/request-status";
 import { ResponseCache, type Loaded } from "@/lib/cache/response-cache";
 import type { ChangeSubscriber } from "@/lib/events/change-stream";
@@ -52,10 +53,19 @@ const historyTags = (key: MarketKey, outcomeId: string) => [`hist:o:${outcomeId}
 const keyOf = (key: MarketKey) => ("id" in key ? { id: key.id } : { slug: key.slug });
 
 async function read<T>(key: unknown[], tags: string[], load: () => Promise<Loaded<T>>): Promise<T> {
+  // A page render in progress learns what it shows (lib/cache/render-record.ts): the tags before the read
+  // starts, so a change announced while it loads keeps the rendered page from being stored.
+  recordTags(tags);
   // Loads go through the breaker (fast 503s while the database is away, a deadline per load); a load
   // that fails for an outage may be answered by the entry it would have replaced (stale-if-error).
-  const result = await marketCache().get(JSON.stringify(key), tags, () => withDatabase(load));
+  const result = await marketCache()
+    .get(JSON.stringify(key), tags, () => withDatabase(load))
+    .catch((err) => {
+      recordUnfit("a failed read");
+      throw err;
+    });
   reportCacheResult(result);
+  recordResult(result);
   return result.value;
 }
 
@@ -186,7 +196,11 @@ async function readEach<V>(
   entry: (o: queries.OutcomeOfMarket) => { key: unknown[]; tags: string[] },
   loadMany: (outcomes: queries.OutcomeOfMarket[]) => Promise<Map<string, Loaded<V>>>,
 ): Promise<(outcomeId: string) => Promise<V>> {
-  const outcomes = await withDatabase(() => queries.outcomesById(outcomeIds));
+  // The one read here that is not an entry: a render that sees it fail, or an id it does not know, is not kept.
+  const outcomes = await withDatabase(() => queries.outcomesById(outcomeIds)).catch((err) => {
+    recordUnfit("a failed outcome lookup");
+    throw err;
+  });
   // Misses queue here while the reads start (synchronously, in one loop); the queue goes out as one load.
   let queued: queries.OutcomeOfMarket[] = [];
   let batch: Promise<Map<string, Loaded<V>>> | null = null;
@@ -202,7 +216,10 @@ async function readEach<V>(
   };
   return (outcomeId) => {
     const o = outcomes.get(outcomeId);
-    if (!o) return Promise.reject(new OutcomeNotFound());
+    if (!o) {
+      recordUnfit("an unknown outcome");
+      return Promise.reject(new OutcomeNotFound());
+    }
     const { key, tags } = entry(o);
     return read(key, tags, () => loadOne(o));
   };
