@@ -1,13 +1,15 @@
 // Next's proxy (formerly middleware): a fresh CSP nonce and the security headers on every page and /docs.
 // Next reads the nonce from the request's Content-Security-Policy and puts it on its own scripts.
 import { NextResponse, type NextRequest } from "next/server";
-import { contentSecurityPolicy, isFrameablePath, newNonce, SECURITY_HEADERS } from "@/lib/server/security-headers";
+import { contentSecurityPolicy, isFrameablePath, newNonce, RENDER_NONCE_HEADER, SECURITY_HEADERS } from "@/lib/server/security-headers";
 
 export function proxy(request: NextRequest) {
-  const nonce = newNonce();
+  // A render for the page cache brings its placeholder nonce (server.ts strips the header from every request that arrives).
+  const nonce = request.headers.get(RENDER_NONCE_HEADER) ?? newNonce();
   const frameable = isFrameablePath(request.nextUrl.pathname);
   const csp = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === "development", host: request.headers.get("host"), frameable });
   const headers = new Headers(request.headers);
+  headers.delete(RENDER_NONCE_HEADER);
   headers.set("Content-Security-Policy", csp);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("Content-Security-Policy", csp);

@@ -20,6 +20,7 @@ import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
 import { isErrorOf } from "./lib/process-state";
 import { attachRealtime } from "./lib/realtime/server";
 import { frontDoor } from "./lib/server/front-door";
+import { pageCache, stripRenderNonce } from "./lib/server/page-cache";
 import { rateLimitConfig, trustedProxies } from "./lib/server/rate-limit";
 import { logRequest } from "./lib/server/request-log";
 import { answerUnavailablePage } from "./lib/server/unavailable-page";
@@ -75,7 +76,18 @@ class StartError extends Error {
 }
 
 async function main() {
-  const { PORT: port, HOST: hostname, NEXT_DIST_DIR: distDir, SKIP_SEED, SIMULATE, CACHE, REALTIME_PUSH_BOOK, REALTIME_HEARTBEAT_MS, LOG_REQUESTS } = config();
+  const {
+    PORT: port,
+    HOST: hostname,
+    NEXT_DIST_DIR: distDir,
+    SKIP_SEED,
+    SIMULATE,
+    CACHE,
+    PAGE_CACHE,
+    REALTIME_PUSH_BOOK,
+    REALTIME_HEARTBEAT_MS,
+    LOG_REQUESTS,
+  } = config();
   // Checked before anything starts, so that a bad value is not found after seeding and building.
   const rateLimit = rateLimitConfig();
   const trustProxy = (() => {
@@ -116,10 +128,14 @@ async function main() {
 
   // Malformed URLs, unknown methods and /v1 paths that are not the API's answer here; /v1 is rate limited.
   const guard = frontDoor({ rateLimit, trustProxy });
+  // The list and market pages from memory while nothing they show changed (lib/server/page-cache.ts).
+  const pages = CACHE && PAGE_CACHE ? pageCache(handle) : null;
   const server = http.createServer((req, res) => {
+    stripRenderNonce(req); // whatever the configuration: proxy.ts trusts it
     if (LOG_REQUESTS) logRequest(req, res);
     if (guard(req, res)) return;
     if (answerUnavailablePage(req, res)) return;
+    if (pages?.(req, res)) return;
     void handle(req, res);
   });
   // One stream of committed changes (NOTIFY market_events) feeds the response cache and the push channels.

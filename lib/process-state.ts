@@ -6,6 +6,7 @@
 // nothing else in the code touches globalThis.
 import "server-only";
 import type { AsyncLocalStorage } from "node:async_hooks";
+import type { RenderRecord } from "@/lib/cache/render-record";
 import type { RequestCacheStatus } from "@/lib/cache/request-status";
 import type { ResponseCache } from "@/lib/cache/response-cache";
 import type { Config } from "@/lib/config";
@@ -31,6 +32,8 @@ export interface ProcessState {
   listIndex: ListIndex;
   /** The cache status of the current request (lib/cache/request-status.ts): the cache reports into it, the /v1 wrapper reads it. */
   cacheStatus: AsyncLocalStorage<RequestCacheStatus>;
+  /** What the page render in progress read (lib/cache/render-record.ts): server.ts opens it around Next's handler, the pages' reads fill it. */
+  renderRecord: AsyncLocalStorage<RenderRecord>;
 }
 
 type Key = keyof ProcessState;

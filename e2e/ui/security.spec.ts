@@ -50,6 +50,37 @@ test("CSP – the list, a market page (chart and live socket) and /docs work wit
   expect(problems).toEqual([]);
 });
 
+test("CSP – a page served from memory (the page cache) runs under its own fresh nonce: no violation, hydrated", async ({ page, sql }) => {
+  // The list (a market page shows the second it was read, so under load its render may not outlive the second).
+  const m = await makeFullMarket(sql);
+  const problems = await watch(page);
+  const nonces = new Set<string>();
+  let hit = false;
+  for (let i = 0; i < 15 && !hit; i++) {
+    const res = await page.goto(`/?q=${m.token}`);
+    expect(res?.status()).toBe(200);
+    hit = (await res?.headerValue("x-render-cache")) === "HIT";
+    const nonce = /'nonce-([^']+)'/.exec((await res?.headerValue("content-security-policy")) ?? "")?.[1];
+    expect(nonce).toBeTruthy();
+    expect(nonces.has(nonce!), "a nonce seen before").toBe(false);
+    nonces.add(nonce!);
+    // Every script the document came with carries it (the chunks the page loads later need none: 'strict-dynamic').
+    const tags = [...((await res?.text()) ?? "").matchAll(/<script\b[^>]*>/g)].map((t) => t[0]);
+    expect(tags.length).toBeGreaterThan(0);
+    expect(tags.filter((t) => !t.includes(`nonce="${nonce}"`))).toEqual([]);
+  }
+  expect(hit, "a view served from memory").toBe(true);
+  await expect(page.locator("html[data-hydrated]")).toBeAttached({ timeout: 30_000 });
+  // Hydrated and working: the card opens its market, which goes live.
+  await expect(page.getByTestId("market-card")).toHaveCount(1);
+  await page
+    .getByTestId("market-card")
+    .getByRole("link", { name: new RegExp(m.token) })
+    .click();
+  await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible({ timeout: 30_000 });
+  expect(problems).toEqual([]);
+});
+
 test("CSP – an unknown address gets a 404 page whose scripts carry the response's nonce", async ({ page }) => {
   const problems = await watch(page);
   const res = await page.goto("/no-such-page/at-all");

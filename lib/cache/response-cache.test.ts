@@ -127,6 +127,49 @@ describe("response cache", () => {
     await expect(t.cache.get("a", ["x"], async () => Promise.reject(new Error("bug")))).rejects.toThrow("bug");
   });
 
+  it("a load's tags may grow while it runs: an invalidation of a tag added meanwhile keeps it from being stored", async () => {
+    const t = setup();
+    const tags: string[] = ["page"];
+    const render = gate({ v: "rendered" });
+    const early = t.cache.get("p", tags, async () => {
+      tags.push("x"); // the render reads an entry tagged x
+      return render.load();
+    });
+    await Promise.resolve();
+    t.cache.invalidate(["x"]);
+    render.open();
+    expect((await early).value).toEqual({ v: "rendered" }); // its waiters still get it
+    expect((await t.cache.get("p", [], async () => ({ value: { v: "again" } }))).status).toBe("MISS");
+    // A render that nothing interrupts is stored under every tag it learnt.
+    const grown: string[] = [];
+    await t.cache.get("q", grown, async () => (grown.push("y"), { value: 1 }));
+    t.cache.invalidate(["y"]);
+    expect((await t.cache.get("q", [], async () => ({ value: 2 }))).value).toBe(2);
+  });
+
+  it("a noStore answer reaches the load's waiters and is not kept", async () => {
+    const t = setup();
+    const once = gate({ v: "private" });
+    let loads = 0;
+    const load = async () => (loads++, { ...(await once.load()), noStore: true });
+    const both = Promise.all([t.cache.get("a", ["x"], load), t.cache.get("a", ["x"], load)]);
+    once.open();
+    expect((await both).map((r) => r.value)).toEqual([{ v: "private" }, { v: "private" }]);
+    expect(loads).toBe(1);
+    expect((await t.cache.get("a", ["x"], async () => ({ value: { v: "next" } }))).status).toBe("MISS");
+  });
+
+  it("reports the expiry of what it answers, and weighs a value by its stated bytes", async () => {
+    const t = setup({ maxBytes: 3_000 });
+    expect((await t.cache.get("a", [], async () => ({ value: 1, expiresAt: 1_000_500 }))).expiresAt).toBe(1_000_500);
+    expect((await t.cache.get("a", [], t.load)).expiresAt).toBe(1_000_500);
+    expect((await t.cache.get("b", [], async () => ({ value: 2 }))).expiresAt).toBe(Infinity);
+    await t.cache.get("big", [], async () => ({ value: "small JSON", bytes: 2_500 }));
+    expect(t.cache.size.bytes).toBeGreaterThanOrEqual(2_700);
+    await t.cache.get("huge", [], async () => ({ value: "small JSON", bytes: 5_000 }));
+    expect((await t.cache.get("huge", [], async () => ({ value: "again" }))).status).toBe("MISS"); // over the whole budget
+  });
+
   it("keeps within its byte budget by evicting the least recently used", async () => {
     const t = setup({ maxBytes: 3_000 });
     const big = (n: number) => async () => ({ value: { n, pad: "x".repeat(700) } });

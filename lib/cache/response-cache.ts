@@ -11,6 +11,10 @@ export interface Loaded<T> {
   value: T;
   /** Unix ms after which the value is wrong even without an invalidation (time-dependent answers). */
   expiresAt?: number;
+  /** Hand the value to this load's waiters but keep nothing (an answer that must not be reused). */
+  noStore?: boolean;
+  /** Its weight in the byte budget when its JSON is not the measure (a rendered page's bytes). */
+  bytes?: number;
 }
 
 export interface CacheOptions {
@@ -31,10 +35,13 @@ export interface CacheResult<T> {
   status: CacheStatus;
   /** Seconds since the value was loaded (the HTTP Age of a cached answer). */
   ageS: number;
+  /** Unix ms after which the value is wrong even without an invalidation (Infinity: only an invalidation ends it). */
+  expiresAt: number;
 }
 
 interface Entry {
   value: unknown;
+  bytes?: number;
   tags: readonly string[];
   loadedAt: number;
   expiresAt: number;
@@ -69,7 +76,7 @@ export class ResponseCache {
     this.now = options.now ?? Date.now;
     this.lru = new LRUCache<string, Entry>({
       maxSize: Math.max(1, options.maxBytes),
-      sizeCalculation: (e) => Math.max(1, this.sizeOf(e.value) + 200),
+      sizeCalculation: (e) => Math.max(1, (e.bytes ?? this.sizeOf(e.value)) + 200),
       dispose: (entry, key) => this.untag(key, entry.tags),
     });
   }
@@ -90,17 +97,23 @@ export class ResponseCache {
     return { entries: this.lru.size, bytes: this.lru.calculatedSize, loading: this.loads.size };
   }
 
+  /**
+   * The value of `key`: fresh from memory, from the load in flight for it, or from `load`. `tags` may grow
+   * while the load runs (a page render learns what it shows as it reads): an invalidation of any tag in it
+   * by then detaches the load, and the value is stored under all of them.
+   */
   async get<T>(key: string, tags: readonly string[], load: () => Promise<Loaded<T>>): Promise<CacheResult<T>> {
     const now = this.now();
     const entry = this.lru.get(key);
     if (entry && this.live && this.isFresh(entry, now)) {
       this.stats.hits++;
-      return { value: entry.value as T, status: "HIT", ageS: Math.floor((now - entry.loadedAt) / 1000) };
+      return { value: entry.value as T, status: "HIT", ageS: Math.floor((now - entry.loadedAt) / 1000), expiresAt: entry.expiresAt };
     }
     if (!this.live) {
       this.stats.bypass++;
       try {
-        return { value: (await load()).value, status: "BYPASS", ageS: 0 };
+        const loaded = await load();
+        return { value: loaded.value, status: "BYPASS", ageS: 0, expiresAt: loaded.expiresAt ?? Infinity };
       } catch (err) {
         return this.staleOr(err, key);
       }
@@ -110,7 +123,7 @@ export class ResponseCache {
     if (!inFlight) inFlight = this.start(key, tags, load as () => Promise<Loaded<unknown>>);
     try {
       const loaded = await inFlight.promise;
-      return { value: loaded.value as T, status: "MISS", ageS: 0 };
+      return { value: loaded.value as T, status: "MISS", ageS: 0, expiresAt: loaded.expiresAt ?? Infinity };
     } catch (err) {
       return this.staleOr(err, key);
     }
@@ -158,7 +171,7 @@ export class ResponseCache {
         const loaded = await load();
         // A load detached by an invalidation may predate the change: its waiters (who asked before the
         // change was announced) get it, memory does not.
-        if (!l.detached && l.epoch === this.epoch && this.live) this.store(key, tags, loaded);
+        if (!l.detached && l.epoch === this.epoch && this.live && !loaded.noStore) this.store(key, tags, loaded);
         return loaded;
       } finally {
         if (this.loads.get(key) === l) this.loads.delete(key);
@@ -177,7 +190,7 @@ export class ResponseCache {
     const now = this.now();
     const old = this.lru.peek(key);
     if (old) this.untag(key, old.tags);
-    this.lru.set(key, { value: loaded.value, tags, loadedAt: now, expiresAt: loaded.expiresAt ?? Infinity, staleSince: 0 });
+    this.lru.set(key, { value: loaded.value, bytes: loaded.bytes, tags, loadedAt: now, expiresAt: loaded.expiresAt ?? Infinity, staleSince: 0 });
     if (!this.lru.has(key)) return; // larger than the whole budget
     for (const tag of tags) {
       let keys = this.byTag.get(tag);
@@ -204,6 +217,6 @@ export class ResponseCache {
     const staleSince = entry.staleSince || Math.min(now, entry.expiresAt);
     if (now - staleSince > this.options.staleIfErrorMs) throw err;
     this.stats.stale++;
-    return { value: entry.value as T, status: "STALE", ageS: Math.floor((now - entry.loadedAt) / 1000) };
+    return { value: entry.value as T, status: "STALE", ageS: Math.floor((now - entry.loadedAt) / 1000), expiresAt: entry.expiresAt };
   }
 }

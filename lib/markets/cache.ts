@@ -8,6 +8,7 @@ import { LRUCache } from "lru-cache";
 import { config } from "@/lib/config";
 import { withDatabase } from "@/lib/db/breaker";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { recordResult, recordTags, recordUnfit } from "@/lib/cache/render-record";
 import { reportCacheResult } from "@/lib/cache/request-status";
 import { ResponseCache, type CacheResult, type CacheStatus, type Loaded } from "@/lib/cache/response-cache";
 import type { ChangeSubscriber } from "@/lib/events/change-stream";
@@ -57,10 +58,19 @@ const historyTags = (key: MarketKey, outcomeId: string) => [`hist:o:${outcomeId}
 const keyOf = (key: MarketKey) => ("id" in key ? { id: key.id } : { slug: key.slug });
 
 async function read<T>(key: unknown[], tags: string[], load: () => Promise<Loaded<T>>): Promise<T> {
+  // A page render in progress learns what it shows (lib/cache/render-record.ts): the tags before the read
+  // starts, so a change announced while it loads keeps the rendered page from being stored.
+  recordTags(tags);
   // Loads go through the breaker (fast 503s while the database is away, a deadline per load); a load
   // that fails for an outage may be answered by the entry it would have replaced (stale-if-error).
-  const result = await marketCache().get(JSON.stringify(key), tags, () => withDatabase(load));
+  const result = await marketCache()
+    .get(JSON.stringify(key), tags, () => withDatabase(load))
+    .catch((err) => {
+      recordUnfit("a failed read");
+      throw err;
+    });
   reportCacheResult(result);
+  recordResult(result);
   return result.value;
 }
 
@@ -89,6 +99,9 @@ export async function listMarkets(query: MarketListQuery): Promise<MarketListRes
 async function listFromIndex(query: MarketListQuery): Promise<MarketListResponse | null> {
   let slice: ListSlice | null;
   let status: CacheStatus;
+  // A page render records what it shows, as read() does (lib/cache/render-record.ts): the lists' tags
+  // before the slice, each item's before its read.
+  recordTags(query.sortBy === "LIQUIDITY" ? [LIST, LIST_BY_LIQUIDITY] : [LIST]);
   try {
     slice = await listIndex().slice(query);
     status = slice?.refreshed ? "MISS" : "HIT";
@@ -100,8 +113,12 @@ async function listFromIndex(query: MarketListQuery): Promise<MarketListResponse
   }
   if (!slice) return null;
   const results = await listItems(slice.markets);
-  reportCacheResult({ value: null, status, ageS: 0 });
-  for (const result of results) reportCacheResult(result);
+  reportCacheResult({ value: null, status, ageS: 0, expiresAt: Infinity });
+  recordResult({ value: null, status, ageS: 0, expiresAt: Infinity });
+  for (const result of results) {
+    reportCacheResult(result);
+    recordResult(result);
+  }
   return composePage(query, slice.total, results);
 }
 
@@ -142,10 +159,15 @@ function listItems(markets: ListSlice["markets"]): Promise<CacheResult<string | 
     return item ? { value: JSON.stringify(item) } : { value: null, expiresAt: 0 };
   };
   return Promise.all(
-    markets.map(({ id, slug }) =>
-      marketCache().get(`["markets","item","${id}"]`, [`market:m:${id}`, `market:s:${slug}`], () => withDatabase(() => loadOne(id))),
-    ),
-  );
+    markets.map(({ id, slug }) => {
+      const tags = [`market:m:${id}`, `market:s:${slug}`];
+      recordTags(tags);
+      return marketCache().get(`["markets","item","${id}"]`, tags, () => withDatabase(() => loadOne(id)));
+    }),
+  ).catch((err) => {
+    recordUnfit("a failed read");
+    throw err;
+  });
 }
 
 export function listSubCategories(params: { status: string; category?: string }) {
@@ -261,11 +283,18 @@ async function readEach<V>(
   entry: (o: queries.OutcomeOfMarket) => { key: unknown[]; tags: string[] },
   loadMany: (outcomes: queries.OutcomeOfMarket[]) => Promise<Map<string, Loaded<V>>>,
 ): Promise<(outcomeId: string) => Promise<V>> {
-  const outcomes = await withDatabase(() => queries.outcomesById(outcomeIds));
+  // The one read here that is not an entry: a render that sees it fail, or an id it does not know, is not kept.
+  const outcomes = await withDatabase(() => queries.outcomesById(outcomeIds)).catch((err) => {
+    recordUnfit("a failed outcome lookup");
+    throw err;
+  });
   const loadOne = batchLoads(loadMany, (o: queries.OutcomeOfMarket) => o.outcome_id);
   return (outcomeId) => {
     const o = outcomes.get(outcomeId);
-    if (!o) return Promise.reject(new OutcomeNotFound());
+    if (!o) {
+      recordUnfit("an unknown outcome");
+      return Promise.reject(new OutcomeNotFound());
+    }
     const { key, tags } = entry(o);
     return read(key, tags, async () => (await loadOne(o))!);
   };

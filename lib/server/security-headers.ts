@@ -43,6 +43,13 @@ export const SECURITY_HEADERS: Record<string, string> = {
 /** Paths other sites may frame: the embed cards alone (they get frame-ancestors * and no X-Frame-Options). */
 export const isFrameablePath = (pathname: string) => pathname.startsWith("/embed/");
 
+/**
+ * The nonce of a render for the page cache (lib/server/page-cache.ts), which proxy.ts uses instead of a new
+ * one; the cache replaces it with a fresh nonce in every response. server.ts removes it from every request
+ * that arrives, so only the cache's own renders carry it.
+ */
+export const RENDER_NONCE_HEADER = "x-render-nonce";
+
 /** 128 random bits, base64: unguessable per response. */
 export function newNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));

@@ -62,6 +62,27 @@ export function formatRelative(iso: string | number | Date, now = Date.now()) {
   return "just now";
 }
 
+/**
+ * When formatRelative(iso, ·) first reads differently after `now`, in Unix ms (at most 1 ms early): a page
+ * showing it holds until then (lib/cache/render-record.ts). The text is a step function of the seconds
+ * between `iso` and now, which shrink (future) or grow (past) as time passes.
+ */
+export function relativeChangesAt(iso: string | number | Date, now = Date.now()): number {
+  const at = new Date(iso).getTime();
+  const diffS = (at - now) / 1000;
+  const i = UNITS.findIndex(([, size]) => Math.abs(diffS) >= size);
+  if (i < 0) return at + 60_000; // "just now" until a minute after
+  const size = UNITS[i][1];
+  const k = Math.abs(Math.round(diffS / size));
+  if (diffS > 0) {
+    // Counting down: the rounded count drops below k - 0.5 units, or the unit drops below one.
+    return at - Math.max(k - 0.5, 1) * size * 1000;
+  }
+  // Counting up: the count rounds to k + 1 past k + 0.5 units, or the next larger unit is reached.
+  const rounds = at + (k + 0.5) * size * 1000;
+  return i > 0 ? Math.min(rounds, at + UNITS[i - 1][1] * 1000) : rounds;
+}
+
 /** Time left until `iso`: "5d 3h left", "2h 10m left", "Ended". */
 export function formatTimeLeft(iso: string, now = Date.now()) {
   const s = Math.floor((new Date(iso).getTime() - now) / 1000);
@@ -73,4 +94,17 @@ export function formatTimeLeft(iso: string, now = Date.now()) {
   if (d > 0) return `${d}d ${h}h left`;
   if (h > 0) return `${h}h ${m}m left`;
   return `${Math.max(1, m)}m left`;
+}
+
+/**
+ * When formatTimeLeft(iso, ·) first reads differently after `now`, in Unix ms (at most 1 ms early;
+ * Infinity once it reads "Ended"): the text depends on the whole seconds left only through the step they
+ * are in (30 days and more, the hour, the minute; under two minutes it reads "1m left" to the end).
+ */
+export function timeLeftChangesAt(iso: string, now = Date.now()): number {
+  const end = new Date(iso).getTime();
+  const s = Math.floor((end - now) / 1000);
+  if (s <= 0) return Infinity;
+  const step = s >= 30 * 86400 ? 30 * 86400 : s >= 86400 ? Math.floor(s / 3600) * 3600 : s >= 120 ? Math.floor(s / 60) * 60 : 1;
+  return end - step * 1000;
 }

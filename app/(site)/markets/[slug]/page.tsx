@@ -14,10 +14,12 @@ import { OrderBookView } from "@/components/markets/order-book-view";
 import { loadMarket } from "./_components/load-market";
 import { serverPanels } from "./_components/server-panels";
 import { MarketBody } from "./_components/market-body";
-import { LiveStatusView } from "./_components/live-status-view";
+import { LiveStatusView, updatedTextChangesAt } from "./_components/live-status-view";
 import { LiveSwap } from "./_components/live-swap";
 import { ShareActions } from "@/components/markets/share-actions";
 import { readWatchlist } from "@/lib/server/watchlist";
+import { recordClock } from "@/lib/cache/render-record";
+import { commentsChangeAt } from "@/components/markets/comments";
 import { requestOrigin } from "@/lib/server/origin";
 import { embedHtml, marketPath, SHARE_IMAGE, SITE_NAME, shareImagePath, shareVersion } from "@/lib/ui/share";
 import { RelatedMarkets } from "./_components/related-markets";
@@ -62,6 +64,10 @@ export default async function MarketPage({ params, searchParams }: Props) {
   const outcomeId = view.outcome;
   const outcome = market.outcomes.find((o) => o.id === outcomeId);
   const nowS = nowMinute();
+  const updatedAt = Date.now();
+  // What the page shows of the clock, for the page cache (lib/cache/render-record.ts): the status row's
+  // read time (each second), the chart's window (each minute) and the comments' ages.
+  recordClock(Math.min(updatedTextChangesAt(updatedAt), (nowS + 60) * 1000, commentsChangeAt(market.comments, updatedAt)));
   const path = `/markets/${encodeURIComponent(slug)}`;
   const hrefOf = (next: Partial<MarketViewParams>) => marketHref(path, market, { ...view, ...next });
 
@@ -93,7 +99,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
           outcomeId={outcomeId}
           dayAgo={dayAgo}
           actions={actions}
-          status={<LiveStatusView slug={slug} status="connecting" updatedAt={Date.now()} fetching={false} />}
+          status={<LiveStatusView slug={slug} status="connecting" updatedAt={updatedAt} fetching={false} />}
           chart={panels?.chart}
           activity={panels?.activity}
           book={outcome && <OrderBookView outcomeName={outcome.name} venue={market.external_source} book={book} />}

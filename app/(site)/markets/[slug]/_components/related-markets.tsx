@@ -1,6 +1,7 @@
 // Related markets under the market page: up to six of the same category sharing its sub-category or a tag,
 // active first, by volume (lib/markets/queries.ts, listRelatedMarkets), from memory, rendered on the server.
-import { MarketCard } from "@/components/markets/market-card";
+import { cardsChangeAt, MarketCard } from "@/components/markets/market-card";
+import { recordClock } from "@/lib/cache/render-record";
 import { getMoves, listRelatedMarkets } from "@/lib/markets/cache";
 import type { MarketDetail } from "@/lib/markets/schemas";
 
@@ -9,6 +10,7 @@ export async function RelatedMarkets({ market, starred, back }: { market: Market
   const related = await listRelatedMarkets(market).catch(() => []);
   if (related.length === 0) return null;
   const moves = await getMoves(related).catch(() => ({}) as Record<string, undefined>);
+  recordClock(cardsChangeAt(related)); // for the page cache: the cards' time left
   return (
     <section aria-labelledby="related-heading" data-testid="related-markets">
       <h2 id="related-heading" className="mb-3 font-semibold">

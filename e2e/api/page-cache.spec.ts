@@ -1,0 +1,244 @@
+// The page cache (lib/server/page-cache.ts) over real HTTP and the test database: a second view of a page
+// comes from memory with its own nonce, a change to what a page shows makes its next view fresh, a
+// reader's watchlist cookie is neither cached nor shown to another reader, and no client picks a nonce.
+import http from "node:http";
+import zlib from "node:zlib";
+import type postgres from "postgres";
+import { expect, test, testRun } from "../fixtures";
+import { collect, connectClient, join, waitFor } from "../realtime-helpers";
+import { addTrades, makeMarket, type TestMarket } from "../support/markets";
+
+test.describe.configure({ timeout: 120_000 });
+
+interface View {
+  status: number;
+  cache: string | undefined;
+  headers: http.IncomingHttpHeaders;
+  /** The nonce of the CSP header. */
+  nonce: string;
+  html: string;
+  /** When the request was sent (this machine's clock, the server's too). */
+  sentAt: number;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+
+/** GET as a browser's document request would, gunzipping a gzip body. */
+function view(path: string, headers: Record<string, string> = {}): Promise<View> {
+  const { hostname, port } = new URL(testRun().baseURL);
+  const sentAt = Date.now();
+  return new Promise((resolve, reject) => {
+    const req = http.get({ hostname, port, path, agent, headers: { accept: "text/html", ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const raw = Buffer.concat(chunks);
+        const html = (res.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(raw) : raw).toString("utf8");
+        const csp = String(res.headers["content-security-policy"] ?? "");
+        const cache = res.headers["x-render-cache"];
+        resolve({
+          status: res.statusCode ?? 0,
+          cache: cache as string | undefined,
+          headers: res.headers,
+          nonce: /'nonce-([^']+)'/.exec(csp)?.[1] ?? "",
+          html,
+          sentAt,
+        });
+      });
+      res.on("error", reject);
+    });
+    req.setTimeout(30_000, () => req.destroy(new Error(`GET ${path}: no answer in 30 s`)));
+    req.on("error", reject);
+  });
+}
+
+/** Views `path` until one comes from memory; returns it and the view before it. */
+async function viewUntilHit(path: string, headers: Record<string, string> = {}) {
+  let before = await view(path, headers);
+  for (let i = 0; i < 30; i++) {
+    const v = await view(path, headers);
+    if (v.cache === "HIT") return { before, hit: v };
+    before = v;
+  }
+  throw new Error(`${path}: never served from memory (last: ${before.cache})`);
+}
+
+/** Every script of the page carries the nonce of its own CSP header, and no other nonce is in it. */
+function expectOwnNonce(v: View) {
+  expect(v.nonce).toMatch(/^[A-Za-z0-9+/=]{16,}$/);
+  const scripts = [...v.html.matchAll(/<script\b[^>]*>/g)].map((s) => s[0]);
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const tag of scripts) expect(tag).toContain(`nonce="${v.nonce}"`);
+  expect([...new Set([...v.html.matchAll(/nonce="([^"]*)"/g)].map((m) => m[1]))]).toEqual([v.nonce]);
+}
+
+const withoutNonce = (v: View, text: string) => text.replaceAll(v.nonce, "NONCE");
+
+/** The star of market `id` on a page: on, off, or absent. */
+function starOf(html: string, id: string): "on" | "off" | "absent" {
+  const m = new RegExp(`name="id" value="${id}"/><input type="hidden" name="want" value="(on|off)"`).exec(html);
+  return m ? (m[1] === "off" ? "on" : "off") : "absent"; // the form offers the opposite of the state
+}
+
+/** Resolves once the market's price channel has signalled (the cache dropped the change's tags before). */
+async function priceSignal(m: TestMarket, write: () => Promise<unknown>) {
+  const socket = await connectClient(testRun().baseURL);
+  try {
+    const got = collect(socket);
+    expect(await join(socket, `market:${m.slug}:price`)).toEqual({ ok: true });
+    await write();
+    await waitFor(() => got.length > 0, 15_000, `a price signal of ${m.slug}`);
+  } finally {
+    socket.close();
+  }
+}
+
+/** A market no other page relates to (its own sub-category, no tags), ending in 60 days: nothing on its pages ticks soon. */
+const quietMarket = (sql: postgres.Sql, prefix: string, extra: Parameters<typeof makeMarket>[1] = {}) =>
+  makeMarket(sql, { prefix, status: "ACTIVE", subCategory: `${prefix}-${Date.now().toString(36)}`, endsAt: new Date(Date.now() + 60 * 86_400_000), ...extra });
+
+test("page cache – a second view of a market page comes from memory, with a fresh nonce in its CSP and on every script", async ({ sql }) => {
+  const m = await quietMarket(sql, "pc-hit");
+  const path = `/markets/${m.slug}`;
+  const first = await view(path);
+  expect(first.status).toBe(200);
+  expect(first.cache).toBe("MISS");
+
+  const { before, hit } = await viewUntilHit(path, { "accept-encoding": "gzip" });
+  expect(hit.headers["content-encoding"]).toBe("gzip");
+  for (const v of [first, before, hit]) expectOwnNonce(v);
+  expect(new Set([first.nonce, before.nonce, hit.nonce]).size).toBe(3);
+  // The same render (only the nonce differs), with every header of the render it came from.
+  expect(withoutNonce(hit, hit.html) === withoutNonce(before, before.html), "the same render, but for the nonce").toBe(true);
+  for (const name of ["content-type", "cache-control", "vary", "x-content-type-options", "x-frame-options", "referrer-policy", "permissions-policy"]) {
+    expect(hit.headers[name], name).toBe(before.headers[name]);
+    expect(hit.headers[name], name).toBeTruthy();
+  }
+  expect(withoutNonce(hit, String(hit.headers["content-security-policy"]))).toBe(withoutNonce(before, String(before.headers["content-security-policy"])));
+});
+
+test("page cache – after a trade on a market, its next page view is rendered again and shows the trade", async ({ sql }) => {
+  const m = await quietMarket(sql, "pc-trade");
+  const path = `/markets/${m.slug}`;
+  // The page shows the second of its read ("Updated …"), so a render holds until the next whole second
+  // at least: a view sent before then, after the write, is fresh only if the write dropped the render.
+  for (let attempt = 1; attempt <= 10; attempt++) {
+    const { hit } = await viewUntilHit(path);
+    const heldUntil = Math.ceil((hit.sentAt + 1) / 1000) * 1000;
+    const price = `0.${(170 + attempt).toString().padStart(3, "0")}`; // 17.1¢, 17.2¢ …
+    const shown = `${(Number(price) * 100).toFixed(1)}¢`;
+    expect(hit.html.includes(shown), `the cached page shows ${shown} before the trade`).toBe(false);
+    await priceSignal(m, () => addTrades(sql, m, [{ price }]));
+    const after = await view(path);
+    expect(after.html.includes(shown), `the view after the trade shows ${shown}`).toBe(true);
+    if (after.sentAt < heldUntil) {
+      expect(after.cache).toBe("MISS");
+      return;
+    }
+  }
+  throw new Error("no attempt viewed the page while its cached render would still have held");
+});
+
+test("page cache – a change to a market on a cached list page makes the list's next view fresh", async ({ sql }) => {
+  const token = `pclist${Date.now().toString(36)}`;
+  const m = await quietMarket(sql, "pc-list", { question: `Will ${token} hold?` });
+  const path = `/?q=${token}`;
+  const { hit } = await viewUntilHit(path);
+  expect(hit.html.includes(`Will ${token} hold?`), "the cached list shows the question").toBe(true);
+  await priceSignal(m, () => sql`UPDATE markets SET question = ${`Will ${token} change?`} WHERE id = ${m.id}`);
+  const after = await view(path);
+  expect(after.cache).toBe("MISS");
+  expect(after.html.includes(`Will ${token} change?`), "the next view shows the new question").toBe(true);
+  expect(after.html.includes(`Will ${token} hold?`), "the next view shows the old question").toBe(false);
+});
+
+test("page cache – a list page from the in-memory order (list-index.ts) is fresh after a change to a market it shows", async ({ sql }) => {
+  // Newest first: created in a far future, the market leads the first page of the sort by creation
+  // (no search, no sub-category: the order in memory answers it, not a cached SQL page).
+  const token = `pcidx${Date.now().toString(36)}`;
+  const m = await quietMarket(sql, "pc-index", { question: `Will ${token} hold?`, createdAt: new Date("2199-01-01T00:00:00Z") });
+  try {
+    const path = "/?sort=created";
+    const { hit } = await viewUntilHit(path);
+    expect(hit.html.includes(`Will ${token} hold?`), "the cached list shows the question").toBe(true);
+    await priceSignal(m, () => sql`UPDATE markets SET question = ${`Will ${token} change?`} WHERE id = ${m.id}`);
+    const after = await view(path);
+    expect(after.cache).toBe("MISS");
+    expect(after.html.includes(`Will ${token} change?`), "the next view shows the new question").toBe(true);
+    expect(after.html.includes(`Will ${token} hold?`), "the next view shows the old question").toBe(false);
+    // Out of the lists (LOCKED is never listed): the page that showed it is dropped.
+    const { hit: again } = await viewUntilHit(path);
+    expect(again.html.includes(`Will ${token} change?`)).toBe(true);
+    await priceSignal(m, () => sql`UPDATE markets SET status = 'LOCKED' WHERE id = ${m.id}`);
+    const gone = await view(path);
+    expect(gone.cache).toBe("MISS");
+    expect(gone.html.includes(token), "a market out of the lists is off the page").toBe(false);
+  } finally {
+    // Its far-future creation date would lead every list by creation: out of the lists for the other specs.
+    await sql`UPDATE markets SET status = 'LOCKED' WHERE id = ${m.id}`;
+  }
+});
+
+test("page cache – a reader's watchlist cookie is never cached nor shown to another reader", async ({ sql }) => {
+  const m = await quietMarket(sql, "pc-star");
+  const other = await quietMarket(sql, "pc-star-other");
+  const path = `/markets/${m.slug}`;
+  const anonymous = (await viewUntilHit(path)).hit;
+  expect(starOf(anonymous.html, m.id)).toBe("off");
+
+  const starred = await view(path, { cookie: `watchlist=${m.id}` });
+  expect(starred.cache).toBe("BYPASS");
+  expect(starOf(starred.html, m.id)).toBe("on");
+  expectOwnNonce(starred);
+
+  const elsewhere = await view(path, { cookie: `theme=dark; watchlist=${other.id}` });
+  expect(elsewhere.cache).toBe("BYPASS");
+  expect(starOf(elsewhere.html, m.id)).toBe("off");
+
+  // The starred render was not stored: anonymous readers still get the unstarred page, from memory or not.
+  for (let i = 0; i < 3; i++) expect(starOf((await view(path)).html, m.id)).toBe("off");
+  // Nor does a reader with a watchlist ever get the shared page.
+  for (let i = 0; i < 3; i++) expect(starOf((await view(path, { cookie: `watchlist=${m.id}` })).html, m.id)).toBe("on");
+});
+
+test("page cache – a request cannot choose the nonce of its page (the render's own header is stripped)", async () => {
+  const chosen = "0123456789abcdef0123456789abcdef";
+  for (const path of ["/", "/docs", "/no-such-page"]) {
+    const v = await view(path, { "x-render-nonce": chosen });
+    expect(v.nonce, path).not.toBe("");
+    expect(v.nonce, path).not.toBe(chosen);
+    expect(v.html.includes(chosen), `${path} carries the chosen nonce`).toBe(false);
+  }
+});
+
+test("page cache – HEAD, RSC and prefetch requests and other paths pass through to Next untouched", async ({ sql }) => {
+  const m = await quietMarket(sql, "pc-pass");
+  await viewUntilHit(`/markets/${m.slug}`);
+  const passing: Record<string, string>[] = [{ rsc: "1" }, { "next-router-prefetch": "1", rsc: "1" }, { purpose: "prefetch" }, { "sec-fetch-dest": "image" }];
+  for (const headers of passing) {
+    const v = await view(`/markets/${m.slug}`, headers);
+    expect(v.cache, JSON.stringify(headers)).toBeUndefined();
+  }
+  expect((await view(`/markets/${m.slug}?_rsc=abc`)).cache).toBeUndefined();
+  for (const path of ["/watchlist", "/docs", `/embed/markets/${m.slug}`, "/no-such-page"]) expect((await view(path)).cache, path).toBeUndefined();
+  const head = await new Promise<http.IncomingMessage>((resolve, reject) => {
+    const { hostname, port } = new URL(testRun().baseURL);
+    http
+      .request({ hostname, port, path: `/markets/${m.slug}`, method: "HEAD", agent }, resolve)
+      .on("error", reject)
+      .end();
+  });
+  head.resume();
+  expect(head.statusCode).toBe(200);
+  expect(head.headers["x-render-cache"]).toBeUndefined();
+});
+
+test("page cache – an unknown market's 404 is never kept", async () => {
+  const path = `/markets/no-such-market-${Date.now().toString(36)}`;
+  for (let i = 0; i < 3; i++) {
+    const v = await view(path);
+    expect(v.status).toBe(404);
+    expect(v.cache).toBe("MISS");
+    expectOwnNonce(v);
+  }
+});
