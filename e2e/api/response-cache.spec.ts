@@ -68,7 +68,15 @@ async function watch(m: TestMarket, kind: "price" | "orderbook") {
 
 test("response cache – a repeated read comes from memory with the same ETag, and a 304 needs no load", async ({ sql }) => {
   const m = await makeMarket(sql, { prefix: "cache-hit", status: "ACTIVE" });
-  await addOrder(sql, m, { price: "0.400" });
+  // The order's announcement drops the book: read only once every instance has heard it, or a read
+  // stored before it arrives is rightly dropped and the second read is a MISS.
+  const { got, close } = await watch(m, "orderbook");
+  try {
+    await addOrder(sql, m, { price: "0.400" });
+    await waitFor(() => got.every((g) => g.length > 0), 15_000, "the order's signal on every instance");
+  } finally {
+    close();
+  }
   const url = `${testRun().baseURL}/v1/markets/slug/${m.slug}/orderbook?outcomeId=${m.outcomes[0]}`;
   const first = await getJson(url);
   const second = await getJson(url);
