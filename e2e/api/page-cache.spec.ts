@@ -103,6 +103,9 @@ test("page cache – a second view of a market page comes from memory, with a fr
   const first = await view(path);
   expect(first.status).toBe(200);
   expect(first.cache).toBe("MISS");
+  // A first view is not kept (a page asked once would only take the budget): the second renders again.
+  const second = await view(path);
+  expect(second.cache).toBe("MISS");
 
   const { before, hit } = await viewUntilHit(path, { "accept-encoding": "gzip" });
   expect(hit.headers["content-encoding"]).toBe("gzip");

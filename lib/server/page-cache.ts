@@ -10,6 +10,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { LRUCache } from "lru-cache";
 import { getBotType } from "next/dist/shared/lib/router/utils/is-bot";
 import { newRenderRecord, recordingRender, type RenderRecord } from "@/lib/cache/render-record";
 import type { CacheResult, Loaded } from "@/lib/cache/response-cache";
@@ -140,8 +141,16 @@ class CapturedResponse extends ServerResponse {
 
 const headerOf = (page: RenderedPage, name: string) => page.headers.find(([n]) => n === name)?.[1];
 
+/**
+ * The keys asked lately, without their pages: a render is kept only when its key was asked before. A
+ * market page a crawler or a shared link opens once would otherwise take ~200 KB of the budget the data
+ * entries share (lib/markets/cache.ts), pushing out a thousand list items to keep a page nobody asks
+ * again; a page people read is rendered twice, then served from memory. Keys only: ~5 MB at most.
+ */
+const asked = new LRUCache<string, true>({ max: 20_000 });
+
 /** Renders the request through Next into memory, recording what the render reads. */
-async function renderPage(req: IncomingMessage, render: Render, record: RenderRecord): Promise<Loaded<RenderedPage>> {
+async function renderPage(req: IncomingMessage, render: Render, record: RenderRecord, admit: boolean): Promise<Loaded<RenderedPage>> {
   const nonce = newNonce();
   const acceptEncoding = req.headers["accept-encoding"];
   // Uncompressed and with the placeholder nonce: every response compresses and fills in its own.
@@ -155,8 +164,8 @@ async function renderPage(req: IncomingMessage, render: Render, record: RenderRe
     if (acceptEncoding !== undefined) req.headers["accept-encoding"] = acceptEncoding;
   }
   const page = res.page(nonce);
-  // Only a whole 200 page that read nothing stale or uncached and sets no cookie is shown again.
-  const reusable = !record.unfit && page.status === 200 && !headerOf(page, "set-cookie") && !headerOf(page, "content-encoding");
+  // Only a whole 200 page, asked before, that read nothing stale or uncached and sets no cookie is shown again.
+  const reusable = admit && !record.unfit && page.status === 200 && !headerOf(page, "set-cookie") && !headerOf(page, "content-encoding");
   const headerBytes = page.headers.reduce((n, [name, v]) => n + name.length + String(v).length, 0);
   // Its weight: the body, the headers and an eighth for the gzip form a reader may add later.
   return { value: page, expiresAt: record.expiresAt, noStore: !reusable, bytes: page.body.length + Math.ceil(page.body.length / 8) + headerBytes };
@@ -233,10 +242,12 @@ async function answer(req: IncomingMessage, res: ServerResponse, key: string, re
   const record = newRenderRecord();
   let mine = false;
   let result: CacheResult<RenderedPage>;
+  const admit = asked.has(key);
+  if (!admit) asked.set(key, true);
   try {
     result = await marketCache().get(key, record.tags, () => {
       mine = true;
-      return renderPage(req, render, record);
+      return renderPage(req, render, record, admit);
     });
   } catch (err) {
     // The render this request joined failed: it gets its own, uncached; its own failed: a bland 500.
