@@ -142,10 +142,11 @@ test("page cache – after a trade on a market, its next page view is rendered a
   throw new Error("no attempt viewed the page while its cached render would still have held");
 });
 
-test("page cache – a change to a market on a cached list page makes the list's next view fresh", async ({ sql }) => {
-  const token = `pclist${Date.now().toString(36)}`;
-  const m = await quietMarket(sql, "pc-list", { question: `Will ${token} hold?` });
-  const path = `/?q=${token}`;
+/**
+ * A list page at `path` showing market `m` ("Will {token} hold?") is served from memory; once the market's
+ * question changes and the change is heard, the next view is rendered again and shows the new question.
+ */
+async function expectRenameShown(sql: postgres.Sql, m: TestMarket, token: string, path: string) {
   const { hit } = await viewUntilHit(path);
   expect(hit.html.includes(`Will ${token} hold?`), "the cached list shows the question").toBe(true);
   await priceSignal(m, () => sql`UPDATE markets SET question = ${`Will ${token} change?`} WHERE id = ${m.id}`);
@@ -153,6 +154,12 @@ test("page cache – a change to a market on a cached list page makes the list's
   expect(after.cache).toBe("MISS");
   expect(after.html.includes(`Will ${token} change?`), "the next view shows the new question").toBe(true);
   expect(after.html.includes(`Will ${token} hold?`), "the next view shows the old question").toBe(false);
+}
+
+test("page cache – a change to a market on a cached list page makes the list's next view fresh", async ({ sql }) => {
+  const token = `pclist${Date.now().toString(36)}`;
+  const m = await quietMarket(sql, "pc-list", { question: `Will ${token} hold?` });
+  await expectRenameShown(sql, m, token, `/?q=${token}`);
 });
 
 test("page cache – a list page from the in-memory order (list-index.ts) is fresh after a change to a market it shows", async ({ sql }) => {
@@ -162,13 +169,7 @@ test("page cache – a list page from the in-memory order (list-index.ts) is fre
   const m = await quietMarket(sql, "pc-index", { question: `Will ${token} hold?`, createdAt: new Date("2199-01-01T00:00:00Z") });
   try {
     const path = "/?sort=created";
-    const { hit } = await viewUntilHit(path);
-    expect(hit.html.includes(`Will ${token} hold?`), "the cached list shows the question").toBe(true);
-    await priceSignal(m, () => sql`UPDATE markets SET question = ${`Will ${token} change?`} WHERE id = ${m.id}`);
-    const after = await view(path);
-    expect(after.cache).toBe("MISS");
-    expect(after.html.includes(`Will ${token} change?`), "the next view shows the new question").toBe(true);
-    expect(after.html.includes(`Will ${token} hold?`), "the next view shows the old question").toBe(false);
+    await expectRenameShown(sql, m, token, path);
     // Out of the lists (LOCKED is never listed): the page that showed it is dropped.
     const { hit: again } = await viewUntilHit(path);
     expect(again.html.includes(`Will ${token} change?`)).toBe(true);
