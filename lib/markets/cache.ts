@@ -57,6 +57,12 @@ const bookTags = (key: MarketKey, outcomeId: string) => [`book:o:${outcomeId}`, 
 const historyTags = (key: MarketKey, outcomeId: string) => [`hist:o:${outcomeId}`, `hist:${marketTag(key)}`];
 const keyOf = (key: MarketKey) => ("id" in key ? { id: key.id } : { slug: key.slug });
 
+/** A cache answer, told to the request's X-Cache status and to the page render in progress (if any). */
+function noteResult(result: CacheResult<unknown>) {
+  reportCacheResult(result);
+  recordResult(result);
+}
+
 async function read<T>(key: unknown[], tags: string[], load: () => Promise<Loaded<T>>): Promise<T> {
   // A page render in progress learns what it shows (lib/cache/render-record.ts): the tags before the read
   // starts, so a change announced while it loads keeps the rendered page from being stored.
@@ -69,8 +75,7 @@ async function read<T>(key: unknown[], tags: string[], load: () => Promise<Loade
       recordUnfit("a failed read");
       throw err;
     });
-  reportCacheResult(result);
-  recordResult(result);
+  noteResult(result);
   return result.value;
 }
 
@@ -113,12 +118,8 @@ async function listFromIndex(query: MarketListQuery): Promise<MarketListResponse
   }
   if (!slice) return null;
   const results = await listItems(slice.markets);
-  reportCacheResult({ value: null, status, ageS: 0, expiresAt: Infinity });
-  recordResult({ value: null, status, ageS: 0, expiresAt: Infinity });
-  for (const result of results) {
-    reportCacheResult(result);
-    recordResult(result);
-  }
+  noteResult({ value: null, status, ageS: 0, expiresAt: Infinity });
+  for (const result of results) noteResult(result);
   return composePage(query, slice.total, results);
 }
 
