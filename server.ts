@@ -19,6 +19,7 @@ import { startBookLogSweeper } from "./lib/markets/book-log-sweeper";
 import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
 import { isErrorOf } from "./lib/process-state";
 import { attachRealtime } from "./lib/realtime/server";
+import { apiRouter, loadApiRoutes } from "./lib/server/api-router";
 import { frontDoor } from "./lib/server/front-door";
 import { pageCache, stripRenderNonce } from "./lib/server/page-cache";
 import { rateLimitConfig, trustedProxies } from "./lib/server/rate-limit";
@@ -130,10 +131,13 @@ async function main() {
   const guard = frontDoor({ rateLimit, trustProxy });
   // The list and market pages from memory while nothing they show changed (lib/server/page-cache.ts).
   const pages = CACHE && PAGE_CACHE ? pageCache(handle) : null;
+  // /v1 from its route modules without Next's request pipeline (lib/server/api-router.ts).
+  const api = apiRouter(await loadApiRoutes(path.join(import.meta.dirname, "app")));
   const server = http.createServer((req, res) => {
     stripRenderNonce(req); // whatever the configuration: proxy.ts trusts it
     if (LOG_REQUESTS) logRequest(req, res);
     if (guard(req, res)) return;
+    if (api(req, res)) return;
     if (answerUnavailablePage(req, res)) return;
     if (pages?.(req, res)) return;
     void handle(req, res);

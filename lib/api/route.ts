@@ -84,16 +84,22 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
  * dies young with its body, where a WeakMap's entry would carry the body through the young generation.
  */
 const REPRESENTATIONS = Symbol("representations");
-type Represented = { [REPRESENTATIONS]?: Map<string, { body: string; etag: string }> };
+/** One variant's body and ETag; `gzipped` is filled by whoever compresses it first (lib/server/api-router.ts). */
+export interface Representation {
+  body: string;
+  etag: string;
+  gzipped?: Promise<Buffer>;
+}
+type Represented = { [REPRESENTATIONS]?: Map<string, Representation> };
 
-function represent(data: unknown, mediaType: string, camel: ((data: any) => unknown) | undefined) {
+function represent(data: unknown, mediaType: string, camel: ((data: any) => unknown) | undefined): Representation {
   const holder = typeof data === "object" && data !== null && Object.isExtensible(data) ? (data as Represented) : undefined;
   const memo = holder?.[REPRESENTATIONS];
   const hit = memo?.get(mediaType);
   if (hit) return hit;
   // A value that carries its JSON text (a list page of item texts, lib/markets/list-page.ts) is not serialized again.
   const body = (camel ? undefined : jsonTextOf(data)) ?? JSON.stringify(camel ? camel(data) : data);
-  const rep = { body, etag: etagOf(body, mediaType) };
+  const rep: Representation = { body, etag: etagOf(body, mediaType) };
   if (holder) {
     if (memo) memo.set(mediaType, rep);
     else Object.defineProperty(holder, REPRESENTATIONS, { value: new Map([[mediaType, rep]]) });
@@ -126,18 +132,28 @@ export class Answer<T> {
   ) {}
 }
 
+const REPRESENTATION = Symbol("representation");
+
 /** A 200 with ETag and Cache-Control, or a 304 carrying the same validators and no body. */
 export function json(req: Request, answer: unknown, options: RouteOptions<any>, cache?: RequestCacheStatus): Response {
   const data = answer instanceof Answer ? answer.data : answer;
   const own = answer instanceof Answer ? answer.headers : {};
   const camel = options.camel !== undefined && wantsCamel(req);
   const mediaType = camel ? CAMEL_MEDIA_TYPE : JSON_TYPE;
-  const { body, etag } = represent(data, mediaType, camel ? options.camel : undefined);
+  const rep = represent(data, mediaType, camel ? options.camel : undefined);
+  const { body, etag } = rep;
   const policy = CACHE_POLICIES[(answer instanceof Answer && answer.cache) || options.cache];
   const headers = new Headers({ ...API_HEADERS, ...own, "Cache-Control": policy, ETag: etag, ...cacheHeaders(cache, policy) });
   if (ifNoneMatchHits(req.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   headers.set("Content-Type", mediaType);
-  return new Response(body, { status: 200, headers });
+  const response = new Response(body, { status: 200, headers });
+  Object.defineProperty(response, REPRESENTATION, { value: rep });
+  return response;
+}
+
+/** The representation a 200 of json() carries, so that a server can send its body (and its gzip, once) without reading the stream. */
+export function representationOf(response: Response): Representation | undefined {
+  return (response as Response & { [REPRESENTATION]?: Representation })[REPRESENTATION];
 }
 
 /** The NestJS-style error body with the /v1 headers (lib/api/headers.ts), as the request guard sends it too. */

@@ -1,0 +1,184 @@
+// /v1 without Next's request machinery (#23): server.ts hands every /v1 GET, HEAD and OPTIONS that the
+// front door let through to the route modules under app/v1 directly, the same handlers Next would call,
+// matched by the same file-system rules. Next's app-route pipeline cost about a millisecond a request,
+// most of the CPU of an answer from memory. What Next added is done here: HEAD from GET without the body,
+// gzip for clients that take it (once per representation of a cached answer, on the thread pool), and
+// Vary: Accept-Encoding. Everything else (status, ETag/304, Cache-Control, CORS, X-Cache, errors) is the
+// route wrapper's (lib/api/route.ts), as before.
+import "server-only";
+import fs from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import { apiErrorAnswer } from "@/lib/api/headers";
+import { representationOf } from "@/lib/api/route";
+import { acceptsGzip } from "./page-cache";
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;
+type RouteModule = Partial<Record<"GET" | "HEAD" | "OPTIONS", Handler>>;
+
+type Segment = { kind: "static"; value: string } | { kind: "param"; name: string } | { kind: "catchAll"; name: string; optional: boolean };
+
+export interface ApiRoute {
+  /** The folder under the app directory, e.g. `v1/markets/[id]/orderbook`. */
+  folder: string;
+  segments: Segment[];
+  module: RouteModule;
+}
+
+/** Bodies smaller than this are sent as they are (what Next's compression did: 1 KB). */
+const GZIP_THRESHOLD = 1024;
+const gzip = promisify(zlib.gzip);
+
+function segmentOf(name: string): Segment {
+  const catchAll = /^\[\[?\.\.\.([^\]]+)\]\]?$/.exec(name);
+  if (catchAll) return { kind: "catchAll", name: catchAll[1], optional: name.startsWith("[[") };
+  const param = /^\[([^\]]+)\]$/.exec(name);
+  if (param) return { kind: "param", name: param[1] };
+  return { kind: "static", value: name };
+}
+
+/** Next's order: at the first segment where two routes differ, static before dynamic before catch-all. */
+const rank = (s: Segment | undefined) => (s === undefined ? -1 : s.kind === "static" ? 0 : s.kind === "param" ? 1 : 2);
+export function bySpecificity(a: Pick<ApiRoute, "segments">, b: Pick<ApiRoute, "segments">): number {
+  for (let i = 0; i < Math.max(a.segments.length, b.segments.length); i++) {
+    const d = rank(a.segments[i]) - rank(b.segments[i]);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Every route.ts under `appDir/base`, most specific first, not loaded. Route groups `(x)` add no segment; `_private` folders are not routes. */
+export function scanApiRoutes(appDir: string, base = "v1"): Array<Omit<ApiRoute, "module"> & { file: string }> {
+  const found: Array<Omit<ApiRoute, "module"> & { file: string }> = [];
+  const walk = (folder: string) => {
+    for (const entry of fs.readdirSync(path.join(appDir, folder), { withFileTypes: true })) {
+      if (entry.isDirectory() && !entry.name.startsWith("_")) walk(path.join(folder, entry.name));
+      else if (entry.isFile() && /^route\.(ts|js)$/.test(entry.name)) {
+        const names = folder.split(path.sep);
+        const segments = names.filter((name) => !/^\(.*\)$/.test(name)).map(segmentOf);
+        found.push({ folder: names.join("/"), segments, file: path.join(appDir, folder, entry.name) });
+      }
+    }
+  };
+  walk(base);
+  return found.sort(bySpecificity);
+}
+
+/** The routes of scanApiRoutes with their modules (under tsx, the sources Next builds from). */
+export async function loadApiRoutes(appDir: string, base = "v1"): Promise<ApiRoute[]> {
+  return Promise.all(
+    scanApiRoutes(appDir, base).map(async ({ file, ...route }) => ({ ...route, module: (await import(pathToFileURL(file).href)) as RouteModule })),
+  );
+}
+
+/** The route a path names and its params (decoded), or null. `path` is the request's path, not decoded. */
+export function matchRoute<R extends Pick<ApiRoute, "segments">>(
+  routes: R[],
+  pathname: string,
+): { route: R; params: Record<string, string | string[]> } | null {
+  const parts = pathname.split("/").slice(1);
+  for (const route of routes) {
+    const params: Record<string, string | string[]> = {};
+    let i = 0;
+    let ok = true;
+    for (const segment of route.segments) {
+      if (segment.kind === "catchAll") {
+        const rest = parts.slice(i).map(decodeURIComponent);
+        if (rest.length === 0 && !segment.optional) ok = false;
+        else if (rest.length) params[segment.name] = rest;
+        i = parts.length;
+        break;
+      }
+      const part = parts[i++];
+      if (part === undefined || part === "") {
+        ok = false;
+        break;
+      }
+      if (segment.kind === "static" ? part !== segment.value : ((params[segment.name] = decodeURIComponent(part)), false)) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok && i === parts.length) return { route, params };
+  }
+  return null;
+}
+
+function requestOf(req: IncomingMessage, method: "GET" | "OPTIONS"): Request {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    // HTTP/2 pseudo-headers and anything the fetch Headers refuse are not the handlers' business.
+    try {
+      headers.append(raw[i], raw[i + 1]);
+    } catch {}
+  }
+  return new Request(`http://localhost${req.url}`, { method, headers });
+}
+
+function withVary(headers: Record<string, string>) {
+  const vary = headers.vary;
+  headers.vary = vary ? (/\baccept-encoding\b/i.test(vary) ? vary : `${vary}, Accept-Encoding`) : "Accept-Encoding";
+}
+
+async function send(req: IncomingMessage, res: ServerResponse, response: Response) {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const head = req.method === "HEAD";
+  let body: Buffer | string = "";
+  const rep = representationOf(response);
+  if (rep) body = rep.body;
+  else if (response.body) body = Buffer.from(await response.arrayBuffer());
+  // Every answer of a URL varies by Accept-Encoding (a 304 as much as its 200), whether or not this one is compressed.
+  withVary(headers);
+  if (body.length && /json|text/.test(headers["content-type"] ?? "")) {
+    if (Buffer.byteLength(body) >= GZIP_THRESHOLD && acceptsGzip(req.headers["accept-encoding"])) {
+      // A cached answer's representation is compressed once, for every request that gets it.
+      body = rep ? await (rep.gzipped ??= gzip(rep.body)) : await gzip(body);
+      headers["content-encoding"] = "gzip";
+    }
+  }
+  if (response.status !== 204 && response.status !== 304) headers["content-length"] = String(Buffer.byteLength(body));
+  res.writeHead(response.status, headers);
+  res.end(head ? undefined : body);
+}
+
+function fail(req: IncomingMessage, res: ServerResponse, err: unknown) {
+  console.error(`[api] ${req.method} ${(req.url ?? "").split("?")[0]} failed:`, err);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const answer = apiErrorAnswer(500, "Internal server error");
+  res.writeHead(answer.status, { ...answer.headers, "Content-Length": Buffer.byteLength(answer.body) });
+  res.end(req.method === "HEAD" ? undefined : answer.body);
+}
+
+/**
+ * A handler that answers a /v1 request (true) from the routes, or leaves it to Next (false): a request in
+ * absolute form, a path no route names (none: app/v1 has its catch-all), a method no module exports.
+ * The front door (lib/server/front-door.ts) has already refused malformed paths and other methods.
+ */
+export function apiRouter(routes: ApiRoute[]) {
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = req.url ?? "";
+    if (!(url === "/v1" || url.startsWith("/v1/") || url.startsWith("/v1?"))) return false;
+    const method = req.method;
+    if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") return false;
+    const q = url.indexOf("?");
+    const match = matchRoute(routes, q < 0 ? url : url.slice(0, q));
+    const handler = match && (method === "OPTIONS" ? match.route.module.OPTIONS : (match.route.module[method] ?? match.route.module.GET));
+    if (!match || !handler) return false;
+    const request = requestOf(req, method === "OPTIONS" ? "OPTIONS" : "GET");
+    handler(request, { params: Promise.resolve(match.params) }).then(
+      (response) => send(req, res, response).catch((err) => fail(req, res, err)),
+      (err) => fail(req, res, err),
+    );
+    return true;
+  };
+}
