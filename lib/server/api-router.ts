@@ -170,15 +170,19 @@ export function apiRouter(routes: ApiRoute[]) {
     if (!(url === "/v1" || url.startsWith("/v1/") || url.startsWith("/v1?"))) return false;
     const method = req.method;
     if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") return false;
-    const q = url.indexOf("?");
-    const match = matchRoute(routes, q < 0 ? url : url.slice(0, q));
-    const handler = match && (method === "OPTIONS" ? match.route.module.OPTIONS : (match.route.module[method] ?? match.route.module.GET));
-    if (!match || !handler) return false;
-    const request = requestOf(req, method === "OPTIONS" ? "OPTIONS" : "GET");
-    handler(request, { params: Promise.resolve(match.params) }).then(
-      (response) => send(req, res, response).catch((err) => fail(req, res, err)),
-      (err) => fail(req, res, err),
-    );
+    try {
+      const q = url.indexOf("?");
+      const match = matchRoute(routes, q < 0 ? url : url.slice(0, q));
+      const handler = match && (method === "OPTIONS" ? match.route.module.OPTIONS : (match.route.module[method] ?? match.route.module.GET));
+      if (!match || !handler) return false;
+      const request = requestOf(req, method === "OPTIONS" ? "OPTIONS" : "GET");
+      handler(request, { params: Promise.resolve(match.params) }).then(
+        (response) => send(req, res, response).catch((err) => fail(req, res, err)),
+        (err) => fail(req, res, err),
+      );
+    } catch (err) {
+      fail(req, res, err);
+    }
     return true;
   };
 }
