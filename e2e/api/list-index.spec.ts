@@ -223,3 +223,72 @@ test("list index – pages from memory match PostgreSQL's ORDER BY for every sor
     }
   }
 });
+
+/** How many searches this instance's list index answered (GET /api/stats). */
+const searchesAnswered = async (base: string) => ((await (await fetch(`${base}/api/stats`)).json()) as { listIndex: { searches: number } }).listIndex.searches;
+
+test("list index – searches from memory answer what PostgreSQL's ILIKE answers, K and İ, wildcards and line breaks included", async ({ sql }) => {
+  const tag = `srch${Date.now().toString(36)}`;
+  const texts = [
+    [`${tag} İstanbul talks?`, "Plain description."],
+    [`${tag} 5 \u212Aelvin?`, "About kelvin and KELVIN."],
+    [`${tag} Café?`, "50% of a_b with x\\y"],
+    [`${tag} ÜBER?`, "Ωmega 😀 tab\there"],
+    [`${tag.toUpperCase()} SHOUT?`, "line\nbreak"],
+  ];
+  for (const [question, description] of texts)
+    await makeMarket(sql, { prefix: "list-index-search", status: "ACTIVE", category: "SCIENCE", question, description });
+  const searches = [tag, `${tag} i`, "istanbul", "kelvin", "elvin", "caf", "50%", "a_b", "\\", "x\\y", "shout", "e\nb", "\t", "_", "%", "über", "\u212A"];
+  const column = { VOLUME: "total_volume", CREATED: "created_at" } as const;
+  const before = await searchesAnswered(testRun().baseURL);
+  for (const q of searches)
+    for (const category of ["SCIENCE", undefined])
+      for (const [sortBy, sortOrder, limit, offset] of [
+        ["CREATED", "DESC", 100, 0],
+        ["VOLUME", "ASC", 5, 2],
+      ] as const) {
+        const url = `${testRun().baseURL}/v1/markets?status=ACTIVE${category ? `&category=${category}` : ""}&q=${encodeURIComponent(q)}&sortBy=${sortBy}&sortOrder=${sortOrder}&limit=${limit}&offset=${offset}`;
+        const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const where = sql`status = 'ACTIVE' ${category ? sql`AND category = ${category}` : sql``} AND (question ILIKE ${pattern} OR description ILIKE ${pattern})`;
+        // Other specs write meanwhile: compared within one quiet moment.
+        await expect
+          .poll(
+            async () => {
+              const got = (await page(url)).body;
+              const dir = sql.unsafe(sortOrder);
+              const rows = await sql<
+                { id: string }[]
+              >`SELECT id FROM markets WHERE ${where} ORDER BY ${sql(column[sortBy])} ${dir}, id ${dir} LIMIT ${limit} OFFSET ${offset}`;
+              const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM markets WHERE ${where}`;
+              return JSON.stringify({ ids: got.markets.map((m) => m.id), total: got.total }) === JSON.stringify({ ids: rows.map((r) => r.id), total: n });
+            },
+            { message: `${url} (q ${JSON.stringify(q)})`, timeout: 10_000 },
+          )
+          .toBe(true);
+      }
+  // Memory answered them, all but the two of other than ASCII (those went to SQL).
+  expect(await searchesAnswered(testRun().baseURL)).toBeGreaterThanOrEqual(before + (searches.length - 2) * 4);
+});
+
+test("list index – a market renamed into and out of a search is in its pages on both instances once each has signalled, through a burst", async ({ sql }) => {
+  const tag = `seek${Date.now().toString(36)}`;
+  const [m] = await leaders(sql, "search");
+  const url = (base: string, q: string) => `${base}/v1/markets?status=ACTIVE&q=${encodeURIComponent(q)}&sortBy=VOLUME&sortOrder=DESC&limit=5`;
+  const ids = async (base: string, q: string) => (await page(url(base, q))).body.markets.map((x) => x.id);
+  // Both searches asked on both instances first: their scans are kept for the next request.
+  for (const base of bases()) for (const q of [`${tag} even`, `${tag} odd`]) expect(await ids(base, q)).toEqual([]);
+  const { heard, close } = await watch([m]);
+  try {
+    for (let i = 1; i <= 8; i++) {
+      const word = i % 2 ? "odd" : "even";
+      // In the description, upper case: the search is case-insensitive there too.
+      await heard(() => sql`UPDATE markets SET description = ${`Now ${tag.toUpperCase()} ${word.toUpperCase()} (${i}).`} WHERE id = ${m.id}`, `rename ${i}`);
+      for (const base of bases()) {
+        expect(await ids(base, `${tag} ${word}`), `${base} after rename ${i}`).toEqual([m.id]);
+        expect(await ids(base, `${tag} ${i % 2 ? "even" : "odd"}`), `${base} after rename ${i}`).toEqual([]);
+      }
+    }
+  } finally {
+    close();
+  }
+});

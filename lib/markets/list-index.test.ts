@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { MarketEvent } from "@/lib/events/market-events";
 import { fixedWidth, type IndexRow, ListIndex } from "./list-index";
 import type { MarketListQuery } from "./schemas";
+import { FOLD_TEST, foldingOf, searchNeedle } from "./search-fold";
 
 type Row = IndexRow;
 
@@ -29,7 +30,22 @@ const row = (id = uuid()): Row => ({
   liquidity: decimal(),
   created: pick([1_700_000_000_000_000, 1_700_000_000_000_001, 1_600_000_000_000_000]),
   ends: pick([1_800_000_000_000_000, 1_800_000_000_000_001]),
+  question: text(),
+  description: text(),
 });
+
+/** Words in every case, with the characters whose lower case is or holds ASCII (U+0130, U+212A) and others that are not. */
+const WORDS = ["Will", "BTC", "btc", "bTc", "Café", "CAFÉ", "İstanbul", "\u212Aelvin", "kelvin", "50%", "a_b", "x\\y", "Ωmega", "😀", "Ünïcödé", "\t", "I"];
+const text = () => Array.from({ length: 1 + Math.floor(random() * 5) }, () => pick(WORDS)).join(pick([" ", "", "\n"]));
+
+/** A database whose lower() is JavaScript's (full Unicode mapping: İ lowers to i and U+0307, as under ICU). */
+const jsLower = (s: string) => s.toLowerCase();
+const jsFolding = () => Promise.resolve(foldingOf(jsLower(FOLD_TEST.ASCII), FOLD_TEST.CANDIDATES.map(jsLower)));
+/** What `question ILIKE '%q%' OR description ILIKE '%q%'` answers on that database (NULs stripped from q, as the SQL path does). */
+const ilike = (r: Row, q: string) => {
+  const needle = jsLower(q.replaceAll("\u0000", ""));
+  return jsLower(r.question).includes(needle) || jsLower(r.description).includes(needle);
+};
 
 function harness(rows: Row[]) {
   const table = new Map(rows.map((r) => [r.id, r]));
@@ -37,7 +53,7 @@ function harness(rows: Row[]) {
   const index = new ListIndex(async (ids) => {
     reads++;
     return ids ? ids.flatMap((id) => (table.has(id) ? [table.get(id)!] : [])) : [...table.values()];
-  });
+  }, jsFolding);
   index.subscriber.listening?.(false);
   const changed = (id: string, kind: MarketEvent["kind"] = "price") => index.event({ kind, marketId: id, slug: null, outcomeId: null });
   return { table, index, changed, reads: () => reads };
@@ -54,7 +70,7 @@ const KEYS = {
 function expected(table: Map<string, Row>, q: MarketListQuery) {
   const key = KEYS[q.sortBy as keyof typeof KEYS];
   const all = [...table.values()]
-    .filter((r) => r.status === q.status && (!q.category || r.category === q.category))
+    .filter((r) => r.status === q.status && (!q.category || r.category === q.category) && (!q.q || ilike(r, q.q)))
     .sort((a, b) => {
       const x = key(a);
       const y = key(b);
@@ -154,7 +170,7 @@ describe("ListIndex", () => {
     const index = new ListIndex(async (ids) => {
       if (fail) throw new Error("database away");
       return ids ? ids.flatMap((id) => (table.has(id) ? [table.get(id)!] : [])) : [...table.values()];
-    });
+    }, jsFolding);
     index.subscriber.listening?.(false);
     await built(index);
     const id = rows[0].id;
@@ -167,11 +183,100 @@ describe("ListIndex", () => {
     expect((await index.slice(q))?.markets[0].id).toBe(expected(table, q).ids[0]);
   });
 
-  it("covers stored-key sorts without search or sub-category", () => {
+  it("covers stored-key sorts without sub-category, searches of plain ASCII among them", () => {
     const base = { status: "ACTIVE", sortBy: "VOLUME", sortOrder: "DESC", limit: 20, offset: 0 } as MarketListQuery;
     expect(ListIndex.covers(base)).toBe(true);
     expect(ListIndex.covers({ ...base, sortBy: "TRENDING" })).toBe(false);
-    expect(ListIndex.covers({ ...base, q: "btc" })).toBe(false);
     expect(ListIndex.covers({ ...base, subCategory: "" })).toBe(false);
+    expect(ListIndex.covers({ ...base, q: "btc 50%_\\" })).toBe(true);
+    expect(ListIndex.covers({ ...base, q: "a\u0000b" })).toBe(true); // NULs are stripped, as SQL does
+    for (const q of ["café", "İ", "\u212A", "\u0001", "\u0002", "😀"]) expect(ListIndex.covers({ ...base, q }), q).toBe(false);
+    expect(searchNeedle("BtC\u0000")).toBe("btc");
+  });
+
+  const SEARCHES = [
+    "btc",
+    "BTC",
+    "i",
+    "I",
+    "k",
+    "kelvin",
+    "KELVIN",
+    "istanbul",
+    "caf",
+    "50%",
+    "a_b",
+    "_",
+    "%",
+    "\\",
+    "x\\y",
+    "l i",
+    "l\nb",
+    "\t",
+    "zz",
+    "\u0000",
+    "c\u0000af",
+  ];
+
+  it("searches answer what ILIKE answers (K and İ fold to ASCII; other letters never match an ASCII needle), every page and total", async () => {
+    const { index, table } = harness(Array.from({ length: 300 }, () => row()));
+    await built(index);
+    for (const q of SEARCHES)
+      for (const status of STATUSES)
+        for (const category of [undefined, ...CATEGORIES])
+          for (const sortBy of ["VOLUME", "CREATED"] as const)
+            for (const sortOrder of ["ASC", "DESC"] as const)
+              for (const offset of [0, 5]) {
+                const query = { status, category, q, sortBy, sortOrder, limit: 7, offset } as MarketListQuery;
+                const got = await index.slice(query);
+                expect(got, JSON.stringify(query)).not.toBeNull();
+                expect({ ids: got!.markets.map((m) => m.id), total: got!.total }, JSON.stringify(query)).toEqual(expected(table, query));
+              }
+    expect(index.stats.searchScans).toBeLessThan(index.stats.searches); // later pages of a search reuse its scan
+  });
+
+  it("a search sees every change: renamed into and out of its matches, moved, removed", async () => {
+    const { index, table, changed } = harness(Array.from({ length: 200 }, () => row()));
+    await built(index);
+    const query = (q: string) => ({ status: "ACTIVE", q, sortBy: "VOLUME", sortOrder: "DESC", limit: 50, offset: 0 }) as MarketListQuery;
+    const check = async () => {
+      for (const q of ["needle", "btc", "kelvin"])
+        expect(await index.slice(query(q)).then((s) => ({ ids: s!.markets.map((m) => m.id), total: s!.total }))).toEqual(expected(table, query(q)));
+    };
+    await check();
+    for (let i = 0; i < 40; i++) {
+      const id = pick([...table.keys()]);
+      const r = table.get(id)!;
+      const op = random();
+      if (op < 0.4) table.set(id, { ...r, status: "ACTIVE", question: pick(["A NEEDLE here", "no match", "\u212Aelvin"]) });
+      else if (op < 0.6) table.set(id, { ...r, description: pick(["needle", "BTC", ""]) });
+      else if (op < 0.8) table.set(id, { ...r, volume: decimal() });
+      else table.delete(id);
+      changed(id);
+      await check();
+    }
+  });
+
+  it("a database that folds ASCII otherwise (Turkish I) leaves searches to SQL, the other lists still from memory", async () => {
+    const turkish = (s: string) => s.replace(/I/g, "ı").toLowerCase();
+    expect(foldingOf(turkish(FOLD_TEST.ASCII), FOLD_TEST.CANDIDATES.map(turkish))).toBeNull();
+    const rows = Array.from({ length: 20 }, () => row());
+    const index = new ListIndex(
+      async (ids) => (ids ? rows.filter((r) => ids.includes(r.id)) : rows),
+      async () => foldingOf(turkish(FOLD_TEST.ASCII), FOLD_TEST.CANDIDATES.map(turkish)),
+    );
+    index.subscriber.listening?.(false);
+    await built(index);
+    const q = { status: "ACTIVE", sortBy: "VOLUME", sortOrder: "DESC", limit: 5, offset: 0 } as MarketListQuery;
+    expect(await index.slice({ ...q, q: "btc" })).toBeNull();
+    expect(await index.slice(q)).not.toBeNull();
+  });
+
+  it("a folding keeps text ASCII: a placeholder for what no ASCII needle matches, a separator no match spans", () => {
+    const folding = foldingOf(jsLower(FOLD_TEST.ASCII), FOLD_TEST.CANDIDATES.map(jsLower))!;
+    expect(folding.text("İSTANBUL Café \u212A", "50% ÜBER")).toBe(
+      `i${FOLD_TEST.OTHER}stanbul caf${FOLD_TEST.OTHER} k${FOLD_TEST.BETWEEN}50% ${FOLD_TEST.OTHER}ber`,
+    );
+    expect(folding.text("ab", "cd").includes("bc")).toBe(false);
   });
 });

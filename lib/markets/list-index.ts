@@ -1,8 +1,14 @@
 // The orders of the market lists, in memory (issue #23): for every status, category (or all) and stored
-// sort key, the markets in list order, kept current from the change stream. A list without search or
-// sub-category is then an array slice (its page of ids) and the array's length (its total): a key never
-// asked before costs what a hot one does. 100,000 markets take about 35 MB (a row per market plus eight
-// arrays of references per status); the page's items come from the response cache (lib/markets/cache.ts).
+// sort key, the markets in list order, kept current from the change stream. A list without sub-category
+// is then an array slice (its page of ids) and the array's length (its total): a key never asked before
+// costs what a hot one does. 100,000 markets take about 35 MB (a row per market plus eight arrays of
+// references per status); the page's items come from the response cache (lib/markets/cache.ts).
+//
+// Search (`q`) too, for a q of plain ASCII: each market keeps its question and description folded to
+// lower case exactly as the database's ILIKE folds them (probed at every rebuild: lib/markets/search-fold.ts),
+// about 45 MB more at 100,000 markets; a search is one pass over an order (5-20 ms at 100,000 markets, where
+// PostgreSQL needs 0.1-1 s for a term its trigram indexes cannot narrow), kept for the next page until
+// anything moves. Any other q, and a database whose folding differs, stay with SQL.
 //
 // Exactly as fresh as the SQL it replaces: every announced change of a market (every event names its
 // market) marks that market dirty; a slice is taken only after the dirty markets were read again, in one
@@ -15,6 +21,8 @@ import type { ChangeSubscriber } from "@/lib/events/change-stream";
 import type { MarketEvent } from "@/lib/events/market-events";
 import { shared } from "@/lib/process-state";
 import type { MarketListQuery, SortBy } from "./schemas";
+import { type Folding, probeFolding, searchNeedle } from "./search-fold";
+import { LRUCache } from "lru-cache";
 
 /** The sorts whose key is a stored column (TRENDING is corrected to the moment: lib/markets/queries.ts). */
 export type IndexedSort = Exclude<SortBy, "TRENDING">;
@@ -32,6 +40,8 @@ export interface IndexedMarket {
   /** timestamptz as unix microseconds (exact in a double until the year 2255). */
   CREATED: number;
   ENDING: number;
+  /** Question and description as ILIKE sees them (lib/markets/search-fold.ts), or null when search stays with SQL. */
+  text: string | null;
 }
 
 /** A market's row as the orders read it (also what a test's loader hands over). */
@@ -44,6 +54,8 @@ export interface IndexRow {
   liquidity: string;
   created: number;
   ends: number;
+  question: string;
+  description: string;
 }
 
 /** "123.45" → "000…000123.450000": 24 integer digits (numeric(30,6)), 6 decimals. */
@@ -56,7 +68,7 @@ export function fixedWidth(decimal: string): string {
 const interned = new Map<string, string>();
 const intern = (s: string) => interned.get(s) ?? (interned.set(s, s), s);
 
-const toMarket = (r: IndexRow): IndexedMarket => ({
+const toMarket = (r: IndexRow, folding: Folding | null): IndexedMarket => ({
   id: r.id,
   slug: r.slug,
   status: intern(r.status),
@@ -65,6 +77,7 @@ const toMarket = (r: IndexRow): IndexedMarket => ({
   LIQUIDITY: fixedWidth(r.liquidity),
   CREATED: r.created,
   ENDING: r.ends,
+  text: folding ? folding.text(r.question, r.description) : null,
 });
 
 const sameKeys = (a: IndexedMarket, b: IndexedMarket) =>
@@ -74,7 +87,8 @@ const sameKeys = (a: IndexedMarket, b: IndexedMarket) =>
   a.VOLUME === b.VOLUME &&
   a.LIQUIDITY === b.LIQUIDITY &&
   a.CREATED === b.CREATED &&
-  a.ENDING === b.ENDING;
+  a.ENDING === b.ENDING &&
+  a.text === b.text;
 
 /** ORDER BY key ASC, id ASC (DESC is the exact reverse: both columns flip). uuid order is its lowercase text's. */
 function compareBy(sort: IndexedSort) {
@@ -109,6 +123,9 @@ export interface ListSlice {
   refreshed: boolean;
 }
 
+/** Searches kept (their matches in order) until anything moves: the next pages of a search cost a slice. */
+const SEARCHES_KEPT = 32;
+
 /** Above this many moved markets at once, the orders are rebuilt in one pass each instead of edited in place. */
 const RESORT_AT = 256;
 /** After a failed rebuild, lists stay with SQL at least this long before the next try. */
@@ -130,9 +147,18 @@ export class ListIndex {
   private rebuilding: Promise<void> | null = null;
   private refreshing: Promise<void> | null = null;
   private lastFailure = 0;
-  readonly stats = { rebuilds: 0, refreshes: 0, refreshed: 0, slices: 0, fallbacks: 0 };
+  /** How the database folds case for ILIKE, as probed at the last rebuild; null: search stays with SQL. */
+  private folding: Folding | null = null;
+  /** Characters of search text held (each one byte: search-fold.ts keeps them ASCII). */
+  private textBytes = 0;
+  /** Searches asked lately: their markets in ascending order. Emptied whenever anything moves. */
+  private readonly searches = new LRUCache<string, IndexedMarket[]>({ max: SEARCHES_KEPT });
+  readonly stats = { rebuilds: 0, refreshes: 0, refreshed: 0, slices: 0, fallbacks: 0, searches: 0, searchScans: 0 };
 
-  constructor(private readonly load: (ids: string[] | null) => Promise<IndexRow[]> = loadRows) {}
+  constructor(
+    private readonly load: (ids: string[] | null) => Promise<IndexRow[]> = loadRows,
+    private readonly probe: () => Promise<Folding | null> = probeFolding,
+  ) {}
 
   // ---------------------------------------------------------------- the change stream
 
@@ -169,9 +195,14 @@ export class ListIndex {
 
   // ---------------------------------------------------------------- reads
 
-  /** Whether `query` is a list the index answers: stored-key sorts, no search, no sub-category. */
+  /** Whether `query` is a list the index can answer: stored-key sorts, no sub-category, no q or one of plain ASCII. */
   static covers(query: MarketListQuery): boolean {
-    return query.sortBy !== "TRENDING" && !query.q && query.subCategory === undefined;
+    return query.sortBy !== "TRENDING" && query.subCategory === undefined && (!query.q || searchNeedle(query.q) !== null);
+  }
+
+  /** Covered, and if it searches, this database's folding is known (else SQL answers). */
+  private answers(query: MarketListQuery): boolean {
+    return ListIndex.covers(query) && (!query.q || this.folding !== null);
   }
 
   /**
@@ -181,14 +212,14 @@ export class ListIndex {
    */
   async slice(query: MarketListQuery): Promise<ListSlice | null> {
     if (!ListIndex.covers(query)) return null;
-    if (!this.current()) {
+    if (!this.current() || !this.answers(query)) {
       this.stats.fallbacks++;
       return null;
     }
     const refreshed = this.dirty.size > 0;
     while (this.dirty.size > 0) {
       await (this.refreshing ??= this.refresh());
-      if (!this.current()) {
+      if (!this.current() || !this.answers(query)) {
         this.stats.fallbacks++;
         return null;
       }
@@ -203,14 +234,16 @@ export class ListIndex {
    * old (the cache's stale-if-error bound). Null when there is none to give.
    */
   staleSlice(query: MarketListQuery, maxAgeMs: number): ListSlice | null {
-    if (!ListIndex.covers(query) || !this.built || !this.listening) return null;
+    if (!this.answers(query) || !this.built || !this.listening) return null;
     if (this.dirty.size > 0 && Date.now() - this.dirtySince > maxAgeMs) return null;
     return this.take(query, false);
   }
 
   private take(query: MarketListQuery, refreshed: boolean): ListSlice {
     const sort = query.sortBy as IndexedSort;
-    const list = this.orders.get(orderKey(query.status, query.category, sort)) ?? [];
+    const key = orderKey(query.status, query.category, sort);
+    const order = this.orders.get(key) ?? [];
+    const list = query.q ? this.matching(key, order, searchNeedle(query.q) ?? "") : order;
     const total = list.length;
     const { limit, offset } = query;
     const markets: ListSlice["markets"] = [];
@@ -222,6 +255,19 @@ export class ListIndex {
     return { markets, total, refreshed };
   }
 
+  /** The markets of `order` whose text holds `needle`, in its order: kept for the next page until anything moves. */
+  private matching(key: string, order: IndexedMarket[], needle: string): IndexedMarket[] {
+    this.stats.searches++;
+    const searchKey = `${key}|${needle}`;
+    const kept = this.searches.get(searchKey);
+    if (kept) return kept;
+    this.stats.searchScans++;
+    const found: IndexedMarket[] = [];
+    for (const m of order) if (m.text?.includes(needle)) found.push(m);
+    this.searches.set(searchKey, found);
+    return found;
+  }
+
   /** Built and heard; starts a rebuild when one is wanted. */
   private current(): boolean {
     if (!this.listening) return false;
@@ -230,7 +276,14 @@ export class ListIndex {
   }
 
   get size() {
-    return { markets: this.markets.size, built: this.built, bytes: this.markets.size * BYTES_PER_MARKET };
+    let kept = 0;
+    for (const list of this.searches.values()) kept += list.length;
+    return {
+      markets: this.markets.size,
+      built: this.built,
+      searchable: this.folding !== null,
+      bytes: this.markets.size * BYTES_PER_MARKET + this.textBytes + kept * 8,
+    };
   }
 
   // ---------------------------------------------------------------- loads
@@ -241,11 +294,15 @@ export class ListIndex {
     this.dirty.clear(); // the full read covers them; changes heard from now on are marked again
     this.dirtySince = 0;
     try {
+      // The folding first: a database that cannot be probed keeps search with SQL, lists still from here.
+      const folding = await this.probe().catch(() => null);
       const rows = await this.load(null);
       if (generation !== this.generation) return; // invalidated meanwhile: another rebuild is wanted
+      this.folding = folding;
       this.markets.clear();
       this.bySlug.clear();
-      for (const r of rows) this.put(toMarket(r));
+      this.textBytes = 0;
+      for (const r of rows) this.put(toMarket(r, folding));
       this.sortAll();
       this.built = true;
       this.stats.rebuilds++;
@@ -268,7 +325,10 @@ export class ListIndex {
     try {
       const rows = await this.load(ids);
       if (generation !== this.generation) return;
-      this.apply(ids, rows.map(toMarket));
+      this.apply(
+        ids,
+        rows.map((r) => toMarket(r, this.folding)),
+      );
       this.stats.refreshes++;
       this.stats.refreshed += ids.length;
     } catch (err) {
@@ -299,6 +359,7 @@ export class ListIndex {
       if (old) leaving.push(old);
       if (now) arriving.push(now);
     }
+    if (leaving.length || arriving.length) this.searches.clear();
     if (leaving.length + arriving.length > RESORT_AT) this.merge(leaving, arriving);
     else {
       for (const old of leaving) {
@@ -311,6 +372,7 @@ export class ListIndex {
     }
     for (const old of leaving) {
       this.markets.delete(old.id);
+      this.textBytes -= old.text?.length ?? 0;
       if (this.bySlug.get(old.slug) === old.id) this.bySlug.delete(old.slug);
     }
     for (const m of arriving) this.put(m);
@@ -348,6 +410,7 @@ export class ListIndex {
 
   private put(m: IndexedMarket) {
     this.markets.set(m.id, m);
+    this.textBytes += m.text?.length ?? 0;
     this.bySlug.set(m.slug, m.id);
   }
 
@@ -366,6 +429,7 @@ export class ListIndex {
   }
 
   private sortAll() {
+    this.searches.clear();
     const orders = new Map<string, IndexedMarket[]>();
     for (const m of this.markets.values()) for (const [list] of this.listsOf(m, orders)) list.push(m);
     for (const [key, list] of orders) list.sort(COMPARE[key.slice(key.lastIndexOf("|") + 1) as IndexedSort]);
@@ -373,7 +437,7 @@ export class ListIndex {
   }
 }
 
-/** A market's row (~200 bytes of strings and numbers) and its eight references. */
+/** A market's row (~200 bytes of strings and numbers, its search text apart) and its eight references. */
 const BYTES_PER_MARKET = 320;
 
 /** Every market (ids null) or these, with the columns the orders use; through the breaker (fast failures while the database is away). */
@@ -384,7 +448,7 @@ async function selectRows(ids: string[] | null): Promise<IndexRow[]> {
   const micros = (column: string) => sql.unsafe(`(extract(epoch FROM ${column}) * 1000000)::float8`);
   return sql<IndexRow[]>`
     SELECT id, slug, status, category, total_volume::text AS volume, total_liquidity::text AS liquidity,
-           ${micros("created_at")} AS created, ${micros("trading_ends_at")} AS ends
+           ${micros("created_at")} AS created, ${micros("trading_ends_at")} AS ends, question, description
       FROM markets ${ids ? sql`WHERE id = ANY(${ids}::uuid[])` : sql``}`;
 }
 
