@@ -54,12 +54,10 @@ const cachingHeaders = (policy: CachePolicy) =>
   z.object({
     ETag: z.string().meta({ description: "Weak validator of this variant, the same for its gzip and identity encodings; send it back in If-None-Match." }),
     "Cache-Control": z.string().meta({ description: "How long shared caches may keep the response.", example: CACHE_POLICIES[policy] }),
-    Vary: z
-      .string()
-      .meta({
-        description: "Always Accept, Accept-Encoding: the camelCase variant is chosen by Accept, gzip by Accept-Encoding.",
-        example: "Accept, Accept-Encoding",
-      }),
+    Vary: z.string().meta({
+      description: "Always Accept, Accept-Encoding: the camelCase variant is chosen by Accept, gzip by Accept-Encoding.",
+      example: "Accept, Accept-Encoding",
+    }),
   });
 
 const errorContent = { "application/json": { schema: errorBodySchema } };
