@@ -131,8 +131,9 @@ async function main() {
   const guard = frontDoor({ rateLimit, trustProxy });
   // The list and market pages from memory while nothing they show changed (lib/server/page-cache.ts).
   const pages = CACHE && PAGE_CACHE ? pageCache(handle) : null;
-  // /v1 from its route modules without Next's request pipeline (lib/server/api-router.ts).
-  const api = apiRouter(await loadApiRoutes(path.join(import.meta.dirname, "app")));
+  // /v1 from its route modules without Next's request pipeline (lib/server/api-router.ts). Not in dev:
+  // there Next compiles the routes and reloads an edited handler, which modules loaded once here would not.
+  const api = dev ? () => false : apiRouter(await loadApiRoutes(path.join(import.meta.dirname, "app")));
   const server = http.createServer((req, res) => {
     stripRenderNonce(req); // whatever the configuration: proxy.ts trusts it
     if (LOG_REQUESTS) logRequest(req, res);
