@@ -163,6 +163,26 @@ describe("ListIndex", () => {
     await expectAllSlicesMatch(index, table);
   });
 
+  it("a slice asked while another's read of the changed markets is under way waits for that read", async () => {
+    const rows = Array.from({ length: 30 }, () => row());
+    const table = new Map(rows.map((r) => [r.id, r]));
+    const index = new ListIndex(async (ids) => {
+      if (ids) await new Promise((r) => setTimeout(r, 30)); // the re-read of changed markets takes a while
+      return ids ? ids.flatMap((id) => (table.has(id) ? [table.get(id)!] : [])) : [...table.values()];
+    }, jsFolding);
+    index.subscriber.listening?.(false);
+    await built(index);
+    const fresh = { ...row(), status: "ACTIVE", volume: "200000000000000000.000000", question: "Brand new BTC market" };
+    table.set(fresh.id, fresh);
+    index.event({ kind: "list", marketId: fresh.id, slug: null, outcomeId: null });
+    const q = { status: "ACTIVE", sortBy: "VOLUME", sortOrder: "DESC", limit: 1, offset: 0 } as MarketListQuery;
+    // The first starts the read; the second, a moment later, finds no market marked changed but must not answer before it.
+    const first = index.slice(q);
+    await new Promise((r) => setTimeout(r, 5));
+    const [a, b, c] = await Promise.all([first, index.slice(q), index.slice({ ...q, q: "brand new" })]);
+    for (const got of [a, b, c]) expect(got?.markets[0]?.id).toBe(fresh.id);
+  });
+
   it("a failed read of changed markets rejects the slice and keeps them dirty", async () => {
     const rows = Array.from({ length: 20 }, () => row());
     let fail = false;
@@ -255,6 +275,21 @@ describe("ListIndex", () => {
       changed(id);
       await check();
     }
+  });
+
+  it("a search typed on starts from the matches kept of its shorter needle, and a change in between is seen", async () => {
+    const { index, table, changed } = harness(Array.from({ length: 300 }, () => row()));
+    await built(index);
+    const query = (q: string, sortBy: "VOLUME" | "ENDING" = "VOLUME") =>
+      ({ status: "ACTIVE", q, sortBy, sortOrder: "DESC", limit: 100, offset: 0 }) as MarketListQuery;
+    const same = async (q: MarketListQuery) =>
+      expect(await index.slice(q).then((s) => ({ ids: s!.markets.map((m) => m.id), total: s!.total })), JSON.stringify(q)).toEqual(expected(table, q));
+    for (const q of ["b", "bt", "btc", "btc ", "kel"]) await same(query(q));
+    const id = [...table.values()].find((r) => r.status === "ACTIVE" && !ilike(r, "btc"))!.id;
+    table.set(id, { ...table.get(id)!, question: "now BTC too", description: "" });
+    changed(id);
+    for (const q of ["btc", "b", "bt", "btc", "tc"]) for (const sortBy of ["VOLUME", "ENDING"] as const) await same(query(q, sortBy));
+    expect(expected(table, query("btc")).ids).toContain(id);
   });
 
   it("a database that folds ASCII otherwise (Turkish I) leaves searches to SQL, the other lists still from memory", async () => {

@@ -7,8 +7,9 @@
 // Search (`q`) too, for a q of plain ASCII: each market keeps its question and description folded to
 // lower case exactly as the database's ILIKE folds them (probed at every rebuild: lib/markets/search-fold.ts),
 // about 45 MB more at 100,000 markets; a search is one pass over an order (5-20 ms at 100,000 markets, where
-// PostgreSQL needs 0.1-1 s for a term its trigram indexes cannot narrow), kept for the next page until
-// anything moves. Any other q, and a database whose folding differs, stay with SQL.
+// PostgreSQL needs 0.1-1 s for a term its trigram indexes cannot narrow), its matches kept for other
+// sorts, categories and pages and for longer needles until anything moves. Any other q, and a database
+// whose folding differs, stay with SQL.
 //
 // Exactly as fresh as the SQL it replaces: every announced change of a market (every event names its
 // market) marks that market dirty; a slice is taken only after the dirty markets were read again, in one
@@ -42,6 +43,8 @@ export interface IndexedMarket {
   ENDING: number;
   /** Question and description as ILIKE sees them (lib/markets/search-fold.ts), or null when search stays with SQL. */
   text: string | null;
+  /** Scratch of a search: equal to its stamp while the market is among its matches. */
+  mark: number;
 }
 
 /** A market's row as the orders read it (also what a test's loader hands over). */
@@ -78,6 +81,7 @@ const toMarket = (r: IndexRow, folding: Folding | null): IndexedMarket => ({
   CREATED: r.created,
   ENDING: r.ends,
   text: folding ? folding.text(r.question, r.description) : null,
+  mark: 0,
 });
 
 const sameKeys = (a: IndexedMarket, b: IndexedMarket) =>
@@ -123,8 +127,12 @@ export interface ListSlice {
   refreshed: boolean;
 }
 
-/** Searches kept (their matches in order) until anything moves: the next pages of a search cost a slice. */
-const SEARCHES_KEPT = 32;
+/**
+ * Searches kept until anything moves: a needle's matches per status (another sort, category or a longer
+ * needle typed on starts from them) and their pages' orders (the next page is a slice). At most a pointer
+ * per market each: 16 MB at 100,000 markets if every one matched.
+ */
+const SEARCHES_KEPT = 16;
 
 /** Above this many moved markets at once, the orders are rebuilt in one pass each instead of edited in place. */
 const RESORT_AT = 256;
@@ -151,8 +159,11 @@ export class ListIndex {
   private folding: Folding | null = null;
   /** Characters of search text held (each one byte: search-fold.ts keeps them ASCII). */
   private textBytes = 0;
-  /** Searches asked lately: their markets in ascending order. Emptied whenever anything moves. */
+  /** Needles asked lately, per status: the markets whose text holds them. Emptied whenever anything moves. */
+  private readonly found = new LRUCache<string, IndexedMarket[]>({ max: SEARCHES_KEPT });
+  /** The same as orders (status, category, sort and needle): the markets in ascending order. Emptied with them. */
   private readonly searches = new LRUCache<string, IndexedMarket[]>({ max: SEARCHES_KEPT });
+  private stamp = 0;
   readonly stats = { rebuilds: 0, refreshes: 0, refreshed: 0, slices: 0, fallbacks: 0, searches: 0, searchScans: 0 };
 
   constructor(
@@ -216,8 +227,9 @@ export class ListIndex {
       this.stats.fallbacks++;
       return null;
     }
-    const refreshed = this.dirty.size > 0;
-    while (this.dirty.size > 0) {
+    // A read already under way holds changes announced before this call too (it took them off the dirty set).
+    const refreshed = this.dirty.size > 0 || this.refreshing !== null;
+    while (this.dirty.size > 0 || this.refreshing) {
       await (this.refreshing ??= this.refresh());
       if (!this.current() || !this.answers(query)) {
         this.stats.fallbacks++;
@@ -243,7 +255,7 @@ export class ListIndex {
     const sort = query.sortBy as IndexedSort;
     const key = orderKey(query.status, query.category, sort);
     const order = this.orders.get(key) ?? [];
-    const list = query.q ? this.matching(key, order, searchNeedle(query.q) ?? "") : order;
+    const list = query.q ? this.matching(query.status, key, order, searchNeedle(query.q) ?? "") : order;
     const total = list.length;
     const { limit, offset } = query;
     const markets: ListSlice["markets"] = [];
@@ -256,16 +268,35 @@ export class ListIndex {
   }
 
   /** The markets of `order` whose text holds `needle`, in its order: kept for the next page until anything moves. */
-  private matching(key: string, order: IndexedMarket[], needle: string): IndexedMarket[] {
+  private matching(status: string, key: string, order: IndexedMarket[], needle: string): IndexedMarket[] {
     this.stats.searches++;
     const searchKey = `${key}|${needle}`;
     const kept = this.searches.get(searchKey);
     if (kept) return kept;
+    const stamp = ++this.stamp;
+    for (const m of this.matchesOf(status, needle)) m.mark = stamp;
+    const list = order.filter((m) => m.mark === stamp);
+    this.searches.set(searchKey, list);
+    return list;
+  }
+
+  /**
+   * The markets of `status` whose text holds `needle`. A text that holds it holds every part of it, so
+   * the pass goes over the fewest matches kept of a needle inside this one (typing on: "ele" after "el"),
+   * else over all of the status's markets.
+   */
+  private matchesOf(status: string, needle: string): IndexedMarket[] {
+    const kept = this.found.get(`${status}|${needle}`);
+    if (kept) return kept;
     this.stats.searchScans++;
-    const found: IndexedMarket[] = [];
-    for (const m of order) if (m.text?.includes(needle)) found.push(m);
-    this.searches.set(searchKey, found);
-    return found;
+    let candidates = this.orders.get(orderKey(status, undefined, "CREATED")) ?? [];
+    for (const [k, matches] of this.found.entries()) {
+      const at = k.indexOf("|"); // statuses hold no "|"; needles may
+      if (matches.length < candidates.length && k.slice(0, at) === status && needle.includes(k.slice(at + 1))) candidates = matches;
+    }
+    const matches = candidates.filter((m) => m.text?.includes(needle));
+    this.found.set(`${status}|${needle}`, matches);
+    return matches;
   }
 
   /** Built and heard; starts a rebuild when one is wanted. */
@@ -277,7 +308,7 @@ export class ListIndex {
 
   get size() {
     let kept = 0;
-    for (const list of this.searches.values()) kept += list.length;
+    for (const list of [...this.searches.values(), ...this.found.values()]) kept += list.length;
     return {
       markets: this.markets.size,
       built: this.built,
@@ -359,7 +390,7 @@ export class ListIndex {
       if (old) leaving.push(old);
       if (now) arriving.push(now);
     }
-    if (leaving.length || arriving.length) this.searches.clear();
+    if (leaving.length || arriving.length) this.forgetSearches();
     if (leaving.length + arriving.length > RESORT_AT) this.merge(leaving, arriving);
     else {
       for (const old of leaving) {
@@ -428,8 +459,13 @@ export class ListIndex {
     return out;
   }
 
-  private sortAll() {
+  private forgetSearches() {
     this.searches.clear();
+    this.found.clear();
+  }
+
+  private sortAll() {
+    this.forgetSearches();
     const orders = new Map<string, IndexedMarket[]>();
     for (const m of this.markets.values()) for (const [list] of this.listsOf(m, orders)) list.push(m);
     for (const [key, list] of orders) list.sort(COMPARE[key.slice(key.lastIndexOf("|") + 1) as IndexedSort]);
