@@ -31,8 +31,13 @@ const json = (r: Raw) => JSON.parse((r.headers["content-encoding"] === "gzip" ? 
 
 test("api router – gzip for clients that take it on bodies of 1 KB or more, the same JSON either way, Vary without Next's router headers", async () => {
   const list = "/v1/markets?limit=20";
-  const plain = await raw(list);
-  const gz = await raw(list, { "accept-encoding": "gzip, br" });
+  // Other specs write meanwhile: the two encodings are compared once both carry the same representation (same ETag).
+  let plain = await raw(list);
+  let gz = await raw(list, { "accept-encoding": "gzip, br" });
+  for (let tries = 0; tries < 10 && gz.headers.etag !== plain.headers.etag; tries++) {
+    plain = await raw(list);
+    gz = await raw(list, { "accept-encoding": "gzip, br" });
+  }
   expect(plain.status).toBe(200);
   expect(plain.headers["content-encoding"]).toBeUndefined();
   expect(gz.headers["content-encoding"]).toBe("gzip");
