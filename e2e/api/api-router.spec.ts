@@ -27,17 +27,21 @@ function raw(path: string, headers: Record<string, string> = {}, method = "GET")
   });
 }
 
+/** Two answers of one URL that carry the same representation (same ETag): other specs write to the lists meanwhile. */
+async function samePair(first: () => Promise<Raw>, second: () => Promise<Raw>): Promise<[Raw, Raw]> {
+  let pair: [Raw, Raw] = [await first(), await second()];
+  for (let tries = 0; tries < 10 && pair[0].headers.etag !== pair[1].headers.etag; tries++) pair = [await first(), await second()];
+  return pair;
+}
+
 const json = (r: Raw) => JSON.parse((r.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(r.body) : r.body).toString("utf8"));
 
 test("api router – gzip for clients that take it on bodies of 1 KB or more, the same JSON either way, Vary without Next's router headers", async () => {
   const list = "/v1/markets?limit=20";
-  // Other specs write meanwhile: the two encodings are compared once both carry the same representation (same ETag).
-  let plain = await raw(list);
-  let gz = await raw(list, { "accept-encoding": "gzip, br" });
-  for (let tries = 0; tries < 10 && gz.headers.etag !== plain.headers.etag; tries++) {
-    plain = await raw(list);
-    gz = await raw(list, { "accept-encoding": "gzip, br" });
-  }
+  const [plain, gz] = await samePair(
+    () => raw(list),
+    () => raw(list, { "accept-encoding": "gzip, br" }),
+  );
   expect(plain.status).toBe(200);
   expect(plain.headers["content-encoding"]).toBeUndefined();
   expect(gz.headers["content-encoding"]).toBe("gzip");
@@ -67,13 +71,10 @@ test("api router – gzip for clients that take it on bodies of 1 KB or more, th
 
 test("api router – HEAD answers GET's status and headers without a body, also for errors and unknown paths", async () => {
   for (const path of ["/v1/markets?limit=5", "/v1/markets?limit=abc", "/v1/no-such-thing", "/v1/openapi.json"]) {
-    // Other specs write meanwhile: a pair is compared once both saw the same representation (same ETag).
-    let get = await raw(path, { "accept-encoding": "gzip" });
-    let head = await raw(path, { "accept-encoding": "gzip" }, "HEAD");
-    for (let tries = 0; tries < 10 && head.headers.etag !== get.headers.etag; tries++) {
-      get = await raw(path, { "accept-encoding": "gzip" });
-      head = await raw(path, { "accept-encoding": "gzip" }, "HEAD");
-    }
+    const [get, head] = await samePair(
+      () => raw(path, { "accept-encoding": "gzip" }),
+      () => raw(path, { "accept-encoding": "gzip" }, "HEAD"),
+    );
     expect(head.status, path).toBe(get.status);
     expect(head.body.length, path).toBe(0);
     for (const name of ["content-type", "content-encoding", "content-length", "etag", "vary", "cache-control", "access-control-allow-origin"])

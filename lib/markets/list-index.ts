@@ -211,9 +211,9 @@ export class ListIndex {
     return query.sortBy !== "TRENDING" && query.subCategory === undefined && (!query.q || searchNeedle(query.q) !== null);
   }
 
-  /** Covered, and if it searches, this database's folding is known (else SQL answers). */
+  /** A covered query this index can answer now: if it searches, this database's folding is known (else SQL answers). */
   private answers(query: MarketListQuery): boolean {
-    return ListIndex.covers(query) && (!query.q || this.folding !== null);
+    return !query.q || this.folding !== null;
   }
 
   /**
@@ -246,7 +246,7 @@ export class ListIndex {
    * old (the cache's stale-if-error bound). Null when there is none to give.
    */
   staleSlice(query: MarketListQuery, maxAgeMs: number): ListSlice | null {
-    if (!this.answers(query) || !this.built || !this.listening) return null;
+    if (!ListIndex.covers(query) || !this.answers(query) || !this.built || !this.listening) return null;
     if (this.dirty.size > 0 && Date.now() - this.dirtySince > maxAgeMs) return null;
     return this.take(query, false);
   }
@@ -325,9 +325,8 @@ export class ListIndex {
     this.dirty.clear(); // the full read covers them; changes heard from now on are marked again
     this.dirtySince = 0;
     try {
-      // The folding first: a database that cannot be probed keeps search with SQL, lists still from here.
-      const folding = await this.probe().catch(() => null);
-      const rows = await this.load(null);
+      // A database that cannot be probed keeps search with SQL, lists still from here.
+      const [folding, rows] = await Promise.all([this.probe().catch(() => null), this.load(null)]);
       if (generation !== this.generation) return; // invalidated meanwhile: another rebuild is wanted
       this.folding = folding;
       this.markets.clear();

@@ -77,7 +77,7 @@ export function substringPattern(q: string) {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-const stripNul = (s: string) => s.replace(/\u0000/g, "");
+export const stripNul = (s: string) => s.replace(/\u0000/g, "");
 
 /** The list's filters as the SQL sees them: NULs stripped (PostgreSQL text cannot hold them), q as a pattern. */
 interface ListFilter {

@@ -9,6 +9,7 @@
 // most collations, a Lithuanian one's accented I), which the probe asks the database for.
 import "server-only";
 import { readDb } from "@/lib/db/client";
+import { stripNul } from "./queries";
 
 /** How this database folds case for ILIKE, as far as an ASCII needle can tell. */
 export interface Folding {
@@ -28,7 +29,7 @@ const holdsAscii = (s: string) => Array.from(s).some((c) => c.charCodeAt(0) < 0x
 
 /** The needle of a q (lower case, NULs removed as the SQL path does), or null when memory cannot answer it exactly. */
 export function searchNeedle(q: string): string | null {
-  const stripped = q.replaceAll("\u0000", "");
+  const stripped = stripNul(q);
   return NEEDLE.test(stripped) ? stripped.toLowerCase() : null;
 }
 
