@@ -2,7 +2,7 @@
 // outcome (or of every outcome), newest first, in a box of fixed height that scrolls, "Load older" under
 // it, and a polite live region that sums up what arrived. Rows have one fixed height and are placed with
 // transforms, so a trade added on top moves no box anywhere (CLS 0): only the rows' transforms change.
-// No hooks: a server component on the server, part of the live chunk in the browser.
+// No hooks: the first view draws it from the server's reads (market-first.tsx), the live view from react-query's.
 import type { Outcome, Trade } from "@/lib/markets/schemas";
 import type { TapeScope } from "@/lib/ui/market-view";
 import { formatCents, formatShares } from "@/lib/ui/format";

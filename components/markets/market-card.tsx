@@ -1,6 +1,6 @@
 // One market in the list: image, question, category, leading outcome or Yes/No chances, volume, time and marks.
 import Link from "next/link";
-import type { MarketListItem } from "@/lib/markets/schemas";
+import type { MarketListItem, Outcome } from "@/lib/markets/schemas";
 import { formatDate, formatPercent, formatTimeLeft, formatUsdCompact, timeLeftChangesAt } from "@/lib/ui/format";
 import { titleCase } from "@/lib/ui/title-case";
 import { FeaturedMark, MirroredMark, StatusBadge, VerifiedMark } from "./market-status";
@@ -10,11 +10,47 @@ import { MarketImage } from "./market-image";
 import { MoveBadge } from "./move-badge";
 import { StarForm } from "./star-form";
 
-function byProbability(m: MarketListItem) {
+const CARD_FIELDS = [
+  "id",
+  "slug",
+  "question",
+  "category",
+  "sub_category",
+  "type",
+  "status",
+  "trading_starts_at",
+  "trading_ends_at",
+  "resolved_at",
+  "settled_at",
+  "updated_at",
+  "image_url",
+  "verified",
+  "featured",
+  "external_source",
+  "total_volume",
+] as const satisfies readonly (keyof MarketListItem)[];
+
+/** What a card shows of a market: a list item has it all; a client component drawing cards gets just this. */
+export type CardMarket = Pick<MarketListItem, (typeof CARD_FIELDS)[number]> & {
+  outcomes: Pick<Outcome, "id" | "name" | "index" | "probability">[];
+  winning_outcome: Pick<Outcome, "name"> | null;
+};
+
+/** The fields of `m` a card shows, for a client component's props (no description, tags or on-chain ids). */
+export function cardMarket(m: MarketListItem): CardMarket {
+  const card = Object.fromEntries(CARD_FIELDS.map((k) => [k, m[k]])) as Pick<MarketListItem, (typeof CARD_FIELDS)[number]>;
+  return {
+    ...card,
+    outcomes: m.outcomes.map(({ id, name, index, probability }) => ({ id, name, index, probability })),
+    winning_outcome: m.winning_outcome && { name: m.winning_outcome.name },
+  };
+}
+
+function byProbability(m: CardMarket) {
   return [...m.outcomes].sort((a, b) => b.probability - a.probability || a.index - b.index);
 }
 
-function Chances({ market }: { market: MarketListItem }) {
+function Chances({ market }: { market: CardMarket }) {
   if (market.type === "BINARY" && market.outcomes.length === 2) {
     const [yes, no] = [...market.outcomes].sort((a, b) => a.index - b.index);
     return (
@@ -53,16 +89,18 @@ function Chances({ market }: { market: MarketListItem }) {
   );
 }
 
-function When({ market }: { market: MarketListItem }) {
+// Dates in the reader's time zone: where a client component renders the card (related markets), the
+// browser's day may differ from the server's, and hydration keeps the server's text.
+function When({ market }: { market: CardMarket }) {
   if (market.status === "RESOLVED") {
     return (
-      <span>
+      <span suppressHydrationWarning>
         Resolved{market.winning_outcome ? `: ${market.winning_outcome.name}` : ""} · {formatDate(market.resolved_at ?? market.updated_at)}
       </span>
     );
   }
-  if (market.status === "CANCELLED") return <span>Cancelled · {formatDate(market.settled_at ?? market.updated_at)}</span>;
-  if (market.status === "PENDING") return <span>Opens {formatDate(market.trading_starts_at)}</span>;
+  if (market.status === "CANCELLED") return <span suppressHydrationWarning>Cancelled · {formatDate(market.settled_at ?? market.updated_at)}</span>;
+  if (market.status === "PENDING") return <span suppressHydrationWarning>Opens {formatDate(market.trading_starts_at)}</span>;
   return (
     <time dateTime={market.trading_ends_at} suppressHydrationWarning>
       {formatTimeLeft(market.trading_ends_at)}
@@ -81,7 +119,7 @@ export const cardAnchor = (slug: string) => `card-${slug}`;
  * `star`: the watchlist star, starred or not, and the page the form returns to (the card's anchor is
  * added); absent, no star. `move`: the leading outcome's 24-hour change; null or absent, none shown.
  */
-export function MarketCard({ market, star, move }: { market: MarketListItem; star?: { on: boolean; back: string }; move?: Move | null }) {
+export function MarketCard({ market, star, move }: { market: CardMarket; star?: { on: boolean; back: string }; move?: Move | null }) {
   return (
     <article
       id={cardAnchor(market.slug)}

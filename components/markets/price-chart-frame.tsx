@@ -3,7 +3,7 @@
 // server, so the chart is in the first paint without JavaScript). The live view lays the interactive
 // lightweight-charts canvas over it once the reader points at or touches the chart. The shell and the
 // SVG plot are shared with the candle and all-outcomes frames (candle-chart-frame.tsx, outcome-lines-frame.tsx).
-// No hooks here: a server component on the server, part of the live chunk in the browser.
+// No hooks here: the first view (market-first.tsx) and the live view draw it alike.
 import type { PricePoint } from "@/lib/markets/schemas";
 import { CHART_RANGES, RANGE_LABELS, type ChartRange } from "@/lib/ui/chart-ranges";
 import { formatCents } from "@/lib/ui/format";

@@ -1,7 +1,9 @@
 // Market page: the market (an unknown slug is the 404), the chosen outcome's book, the chart in its mode
 // and the trade tape's first page are read through lib and rendered here, whole, in the first response
-// (no loading.tsx: see load-market.ts), chart included as an SVG. The browser hydrates only LiveSwap, which then loads the
-// live view (react-query filled with these same reads, the push channels, the interactive chart).
+// (no loading.tsx: see load-market.ts), chart included as an SVG. The reads go to the browser once, as
+// the query cache's data: LiveSwap renders the first view from them (market-first.tsx) on the server and
+// again when the browser hydrates, then loads the live view (react-query filled with these same reads,
+// the push channels, the interactive chart).
 import type { Metadata } from "next";
 import { dehydrate } from "@tanstack/react-query";
 import { getDayAgoPrices, getOrderBook } from "@/lib/markets/cache";
@@ -9,12 +11,11 @@ import type { OrderBook } from "@/lib/markets/schemas";
 import { getQueryClient } from "@/lib/query/client";
 import { marketDetailOptions, orderBookOptions } from "@/lib/query/markets";
 import { nowMinute } from "@/lib/ui/chart-ranges";
-import { marketHref, type MarketViewParams, parseMarketView } from "@/lib/ui/market-view";
-import { OrderBookView } from "@/components/markets/order-book-view";
+import { marketHref, parseMarketView } from "@/lib/ui/market-view";
 import { loadMarket } from "./_components/load-market";
+import type { FirstReads } from "./_components/market-first";
 import { serverPanels } from "./_components/server-panels";
-import { MarketBody } from "./_components/market-body";
-import { LiveStatusView, updatedTextChangesAt } from "./_components/live-status-view";
+import { updatedTextChangesAt } from "./_components/live-status-view";
 import { LiveSwap } from "./_components/live-swap";
 import { ShareActions } from "@/components/markets/share-actions";
 import { readWatchlist } from "@/lib/server/watchlist";
@@ -69,7 +70,6 @@ export default async function MarketPage({ params, searchParams }: Props) {
   // read time (each second), the chart's window (each minute) and the comments' ages.
   recordClock(Math.min(updatedTextChangesAt(updatedAt), (nowS + 60) * 1000, commentsChangeAt(market.comments, updatedAt)));
   const path = `/markets/${encodeURIComponent(slug)}`;
-  const hrefOf = (next: Partial<MarketViewParams>) => marketHref(path, market, { ...view, ...next });
 
   // The browser's query keys, filled with reads through lib (memory, not HTTP).
   const queryClient = getQueryClient();
@@ -80,32 +80,23 @@ export default async function MarketPage({ params, searchParams }: Props) {
   // leader), the star's state and the embed code; none of it may fail the page.
   const [book, panels, dayAgo, starred, origin] = await Promise.all([
     outcome ? getOrderBook({ slug, outcomeId: outcome.id }).catch(() => undefined) : undefined,
-    outcome ? serverPanels({ slug, market, outcome, view, nowS, queryClient, hrefOf }) : undefined,
+    outcome ? serverPanels({ slug, market, outcome, view, nowS, queryClient }) : undefined,
     getDayAgoPrices(market.outcomes.map((o) => ({ marketId: market.id, outcomeId: o.id }))).catch(() => undefined),
     readWatchlist(),
     requestOrigin(),
   ]);
-  const here = hrefOf({}); // where the star's form returns
+  const here = marketHref(path, market, view); // where the star's form returns
   const actions = (
     <ShareActions marketId={market.id} starred={starred.includes(market.id)} back={here} embedCode={embedHtml(origin, market.slug, market.question)} />
   );
-  if (outcome && book) queryClient.setQueryData(orderBookOptions(slug, outcome.id).queryKey, book as OrderBook);
+  const orderBook = outcome && book ? (book as OrderBook) : undefined;
+  if (outcome && orderBook) queryClient.setQueryData(orderBookOptions(slug, outcome.id).queryKey, orderBook);
+
+  const reads: FirstReads = { market, view, path, updatedAt, book: orderBook, ...panels };
 
   return (
     <div className="flex flex-col gap-10">
-      <LiveSwap slug={slug} state={dehydrate(queryClient)} nowS={nowS} dayAgo={dayAgo} actions={actions}>
-        <MarketBody
-          market={market}
-          outcomeId={outcomeId}
-          dayAgo={dayAgo}
-          actions={actions}
-          status={<LiveStatusView slug={slug} status="connecting" updatedAt={updatedAt} fetching={false} />}
-          chart={panels?.chart}
-          activity={panels?.activity}
-          book={outcome && <OrderBookView outcomeName={outcome.name} venue={market.external_source} book={book} />}
-          hrefFor={(id) => hrefOf({ outcome: id })}
-        />
-      </LiveSwap>
+      <LiveSwap slug={slug} state={dehydrate(queryClient)} nowS={nowS} dayAgo={dayAgo} actions={actions} first={reads} />
       <RelatedMarkets market={market} starred={starred} back={here} />
     </div>
   );

@@ -1,29 +1,32 @@
 "use client";
-// The one client component of the market page's first load (well under 1 kB): shows the server-rendered
-// market, imports the live view (react-query, push channels, chart) right after hydration and swaps it
-// in. Both render the same markup from the same data (market-body.tsx), so the swap moves nothing.
+// The market page's client root: renders the first view from the server's reads (market-first.tsx, no
+// hooks, the same on the server and at hydration), imports the live view (react-query, push channels,
+// chart) right after hydration and swaps it in. Both render the same markup from the same data
+// (market-body.tsx), so the swap moves nothing.
 // html[data-hydrated] waits for the swap: the page is fully interactive once the live view is in.
 import { useEffect, useState } from "react";
 import type { DehydratedState } from "@tanstack/react-query";
 import type { DayAgoPrices } from "@/lib/ui/moves";
+import { type FirstReads, MarketFirst } from "./market-first";
 
 type Live = typeof import("./market-live").MarketLive;
 
-/** `dayAgo` and `actions` (server-rendered star and embed code) pass through to the live view unchanged. */
+/** `dayAgo` and `actions` (server-rendered star and embed code) go to both views unchanged. */
 export function LiveSwap({
   slug,
   state,
   nowS,
   dayAgo,
   actions,
-  children,
+  first,
 }: {
   slug: string;
   state: DehydratedState;
   nowS: number;
   dayAgo?: DayAgoPrices;
   actions?: React.ReactNode;
-  children: React.ReactNode;
+  /** The server's reads, each also in `state` (the RSC payload sends a shared object once). */
+  first: FirstReads;
 }) {
   const [Live, setLive] = useState<Live | null>(null);
   useEffect(() => {
@@ -51,7 +54,11 @@ export function LiveSwap({
   }, [Live]);
   return (
     <div data-live={Live ? "on" : "pending"} className="contents">
-      {Live ? <Live slug={slug} state={state} nowS={nowS} dayAgo={dayAgo} actions={actions} /> : children}
+      {Live ? (
+        <Live slug={slug} state={state} nowS={nowS} dayAgo={dayAgo} actions={actions} />
+      ) : (
+        <MarketFirst reads={first} dayAgo={dayAgo} actions={actions} />
+      )}
     </div>
   );
 }
