@@ -437,12 +437,21 @@ export function getDayAgoPrices(outcomes: { marketId: string; outcomeId: string 
   });
 }
 
-/** Related markets of one market (they show volumes and probabilities of others: dropped with the lists). */
-export function listRelatedMarkets(m: { id: string; category: MarketDetailCategory; sub_category: string; tags: string[] }) {
-  return read(["markets", "related", m.id, m.category, m.sub_category, m.tags], [LIST], () => loaded(queries.listRelatedMarkets(m)));
+/**
+ * Related markets of one market: up to six of its group (queries.listRelatedGroup) besides itself, and
+ * the group's read, for reads that should share its key (the cards' moves). Every market with the same
+ * category, sub-category and tags shares the group's entry, so a page of a market nobody opened before
+ * finds it in memory. They show volumes and probabilities of others: dropped with the lists.
+ */
+export async function listRelatedMarkets(m: { id: string; category: MarketDetailCategory; sub_category: string; tags: string[] }) {
+  const tags = [...new Set(m.tags)].sort();
+  const group = await read(["markets", "related", m.category, m.sub_category, tags], [LIST], () =>
+    loaded(queries.listRelatedGroup({ category: m.category, sub_category: m.sub_category, tags })),
+  );
+  return { markets: group.filter((r) => r.id !== m.id).slice(0, queries.RELATED_MAX), group };
 }
 
-type MarketDetailCategory = Parameters<typeof queries.listRelatedMarkets>[0]["category"];
+type MarketDetailCategory = Parameters<typeof queries.listRelatedGroup>[0]["category"];
 
 /** Each market's move (lib/ui/moves.ts), by market id: one cached read for the leading outcomes of the page. */
 export async function getMoves(markets: { id: string; outcomes: Outcome[] }[]): Promise<Record<string, Move | null>> {

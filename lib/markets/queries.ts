@@ -878,29 +878,32 @@ export async function getDayAgoPrices(outcomeIds: string[]): Promise<{ prices: R
 export const RELATED_MAX = 6;
 
 /**
- * Up to six other markets of the same category that share the sub-category or a tag: active ones first,
- * then resolved and cancelled, each by volume. The active branch walks markets_cat_volume_idx and stops
- * at six; the second is gated on the first having found fewer (a one-time filter: it is not even
- * started otherwise; sorting both branches together ran it always, a scan of the category's settled
- * markets, 270 ms cold at 100,000 markets).
+ * The related markets of every market with this category, sub-category and tags: up to seven markets of
+ * the category that share the sub-category or a tag, active ones first, then resolved and cancelled,
+ * each by volume. One more than a page shows, so that each market of the group leaves itself out of the
+ * same answer (lib/markets/cache.ts, listRelatedMarkets): the group's pages share one read. The active
+ * branch walks markets_cat_volume_idx and stops at seven; the second is gated on the first having found
+ * fewer (a one-time filter: it is not even started otherwise; sorting both branches together ran it
+ * always, a scan of the category's settled markets, 270 ms cold at 100,000 markets).
  */
-export async function listRelatedMarkets(m: { id: string; category: Category; sub_category: string; tags: string[] }): Promise<MarketListResponse["markets"]> {
-  if (!m.sub_category && m.tags.length === 0) return [];
+export async function listRelatedGroup(g: { category: Category; sub_category: string; tags: string[] }): Promise<MarketListResponse["markets"]> {
+  if (!g.sub_category && g.tags.length === 0) return [];
   const sql = await readDb();
-  const related = sql`m.category = ${m.category} AND m.id <> ${m.id}::uuid
-    AND (${m.sub_category ? sql`m.sub_category = ${m.sub_category}` : sql`false`} OR m.tags && ${m.tags}::text[])`;
+  const related = sql`m.category = ${g.category}
+    AND (${g.sub_category ? sql`m.sub_category = ${g.sub_category}` : sql`false`} OR m.tags && ${g.tags}::text[])`;
   const columns = sql(MARKET_COLUMNS.map((c) => `m.${c}`));
+  const n = RELATED_MAX + 1;
   const rows = await sql<(MarketRow & { g: number })[]>`
     WITH active AS (
       SELECT ${columns}, 0 AS g FROM markets m
-       WHERE m.status = 'ACTIVE' AND ${related} ORDER BY m.total_volume DESC, m.id DESC LIMIT ${RELATED_MAX})
+       WHERE m.status = 'ACTIVE' AND ${related} ORDER BY m.total_volume DESC, m.id DESC LIMIT ${n})
     SELECT * FROM (
       SELECT * FROM active
       UNION ALL
       (SELECT ${columns}, 1 AS g FROM markets m
-        WHERE (SELECT count(*) FROM active) < ${RELATED_MAX}
-          AND m.status IN ('RESOLVED', 'CANCELLED') AND ${related} ORDER BY m.total_volume DESC, m.id DESC LIMIT ${RELATED_MAX})
-    ) r ORDER BY g, total_volume DESC, id DESC LIMIT ${RELATED_MAX}`;
+        WHERE (SELECT count(*) FROM active) < ${n}
+          AND m.status IN ('RESOLVED', 'CANCELLED') AND ${related} ORDER BY m.total_volume DESC, m.id DESC LIMIT ${n})
+    ) r ORDER BY g, total_volume DESC, id DESC LIMIT ${n}`;
   const outcomes = await outcomesByMarket(rows.map((r) => r.id));
   return rows.map((r) => marketListItemFromRow(r, outcomes.get(r.id) ?? []));
 }
