@@ -2,7 +2,7 @@
 // server; only the filters, the pending state and the periodic refresh run in the browser
 // (components/markets/list-navigation.tsx). Every change of view is a navigation to its URL.
 import type { Metadata } from "next";
-import { cardsChangeAt, MarketCard } from "@/components/markets/market-card";
+import { CardCell, cardsChangeAt, MarketCard } from "@/components/markets/market-card";
 import { recordClock } from "@/lib/cache/render-record";
 import { requestOrigin } from "@/lib/server/origin";
 import { SHARE_IMAGE, SITE_NAME } from "@/lib/ui/share";
@@ -113,11 +113,9 @@ export default async function MarketListPage({ searchParams }: { searchParams: P
             <>
               <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
                 {data.markets.map((m) => (
-                  <li key={m.id} className="flex">
-                    <div className="flex w-full flex-col [&>article]:flex-1">
-                      <MarketCard market={m} star={{ on: starred.includes(m.id), back }} move={moves[m.id]} />
-                    </div>
-                  </li>
+                  <CardCell key={m.id}>
+                    <MarketCard market={m} star={{ on: starred.includes(m.id), back }} move={moves[m.id]} />
+                  </CardCell>
                 ))}
               </ul>
               <div className="mt-6">

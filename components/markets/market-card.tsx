@@ -166,3 +166,12 @@ export function MarketCard({ market, star, move }: { market: CardMarket; star?: 
     </article>
   );
 }
+
+/** An item of a grid of cards (list, watchlist, related markets): the card stretches to its row's height. */
+export function CardCell({ children }: { children: React.ReactNode }) {
+  return (
+    <li className="flex">
+      <div className="flex w-full flex-col [&>article]:flex-1">{children}</div>
+    </li>
+  );
+}

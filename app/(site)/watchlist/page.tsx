@@ -2,7 +2,7 @@
 // the browser only joins their push channels and refreshes the page when one changes (components/markets/live-refresh.tsx).
 import type { Metadata } from "next";
 import Link from "next/link";
-import { MarketCard } from "@/components/markets/market-card";
+import { CardCell, MarketCard } from "@/components/markets/market-card";
 import { StarForm } from "@/components/markets/star-form";
 import { buttonClass } from "@/components/ui/button";
 import { getMoves, listMarketsByIds } from "@/lib/markets/cache";
@@ -51,24 +51,22 @@ export default async function WatchlistPage({ searchParams }: { searchParams: Pr
           {ids.map((id) => {
             const m = byId.get(id);
             return (
-              <li key={id} className="flex">
-                <div className="flex w-full flex-col [&>article]:flex-1">
-                  {m ? (
-                    <MarketCard market={m} star={{ on: true, back: "/watchlist" }} move={moves[m.id]} />
-                  ) : (
-                    <article
-                      data-testid="market-gone"
-                      className="flex items-start justify-between gap-3 rounded-xl border border-dashed border-zinc-300 p-4 text-sm dark:border-zinc-700"
-                    >
-                      <div>
-                        <h3 className="font-semibold">This market no longer exists</h3>
-                        <p className="mt-1 text-zinc-600 dark:text-zinc-400">It was deleted after you starred it.</p>
-                      </div>
-                      <StarForm marketId={id} starred back="/watchlist" label="Remove the deleted market from the watchlist" />
-                    </article>
-                  )}
-                </div>
-              </li>
+              <CardCell key={id}>
+                {m ? (
+                  <MarketCard market={m} star={{ on: true, back: "/watchlist" }} move={moves[m.id]} />
+                ) : (
+                  <article
+                    data-testid="market-gone"
+                    className="flex items-start justify-between gap-3 rounded-xl border border-dashed border-zinc-300 p-4 text-sm dark:border-zinc-700"
+                  >
+                    <div>
+                      <h3 className="font-semibold">This market no longer exists</h3>
+                      <p className="mt-1 text-zinc-600 dark:text-zinc-400">It was deleted after you starred it.</p>
+                    </div>
+                    <StarForm marketId={id} starred back="/watchlist" label="Remove the deleted market from the watchlist" />
+                  </article>
+                )}
+              </CardCell>
             );
           })}
         </ul>

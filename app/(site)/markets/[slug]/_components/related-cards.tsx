@@ -1,7 +1,7 @@
 "use client";
 // The related markets' cards, drawn from what a card shows of each (the RSC payload carries six small
 // objects, not six rendered cards; the browser hydrates the same markup). No state.
-import { type CardMarket, MarketCard } from "@/components/markets/market-card";
+import { type CardMarket, CardCell, MarketCard } from "@/components/markets/market-card";
 import type { Move } from "@/lib/ui/moves";
 
 export function RelatedCards({
@@ -19,11 +19,9 @@ export function RelatedCards({
   return (
     <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
       {markets.map((m) => (
-        <li key={m.id} className="flex">
-          <div className="flex w-full flex-col [&>article]:flex-1">
-            <MarketCard market={m} star={{ on: starred.includes(m.id), back }} move={moves[m.id]} />
-          </div>
-        </li>
+        <CardCell key={m.id}>
+          <MarketCard market={m} star={{ on: starred.includes(m.id), back }} move={moves[m.id]} />
+        </CardCell>
       ))}
     </ul>
   );
