@@ -94,6 +94,7 @@ test("response cache – a burst of orders under concurrent reads: after each si
   const urls = bases().flatMap((b) => [book(b, true), book(b, false)]);
   const load = readers(urls, 3, (body) => body.bids.length);
   const { got, close } = await watch(m, "orderbook");
+  const carried = got.map(() => 0);
   try {
     for (let i = 1; i <= 20; i++) {
       const price = (i / 100 + 0.1).toFixed(3);
@@ -103,11 +104,16 @@ test("response cache – a burst of orders under concurrent reads: after each si
       await waitFor(() => got.every((g, n) => g.length > before[n]), 15_000, `the signal of order ${i} on both instances`);
       for (const [n, g] of got.entries()) {
         const signal = g[before[n]] as Received & { book?: { bids: { price: string }[] } };
+        // A signal that names the outcome carries its book, with the order. A resync names none and
+        // carries no book (its readers refetch): realtime.spec kills every instance's LISTEN connection
+        // on this database, and a spec running beside this one sees that.
+        if (signal.outcomeId === null && signal.book === undefined) continue;
+        expect(signal.outcomeId, `signal ${i} on instance ${n}`).toBe(m.outcomes[0]);
         expect(
           signal.book?.bids.map((l) => l.price),
-          // The whole signal in the message: CI saw one without a book here, now and then (a merged or failed read?).
           `book carried by the signal ${i} on instance ${n}: ${JSON.stringify(signal)}`,
         ).toContain(price);
+        carried[n]++;
       }
       for (const url of urls) {
         const r = await getJson(url);
@@ -122,6 +128,8 @@ test("response cache – a burst of orders under concurrent reads: after each si
     close();
     await load.stop();
   }
+  // Resyncs are rare: nearly every order's signal carried the book on each instance.
+  for (const n of carried) expect(n).toBeGreaterThanOrEqual(16);
   // Each sequential reader saw the book only grow: no answer older than one already shown.
   for (const seq of load.seen) {
     for (let k = 1; k < seq.length; k++) expect(seq[k]).toBeGreaterThanOrEqual(seq[k - 1]);
