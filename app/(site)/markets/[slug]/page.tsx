@@ -89,7 +89,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
   const actions = (
     <ShareActions marketId={market.id} starred={starred.includes(market.id)} back={here} embedCode={embedHtml(origin, market.slug, market.question)} />
   );
-  const orderBook = outcome && book ? (book as OrderBook) : undefined;
+  const orderBook = book as OrderBook | undefined; // read only when the view has an outcome
   if (outcome && orderBook) queryClient.setQueryData(orderBookOptions(slug, outcome.id).queryKey, orderBook);
 
   const reads: FirstReads = { market, view, path, updatedAt, book: orderBook, ...panels };
