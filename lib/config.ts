@@ -130,7 +130,12 @@ export const VARIABLES = {
   DATABASE_REPLICA_CONSISTENCY: flag("Reads after a signal wait for a replica that has replayed its commit (off shows what it prevents).", true),
   // response cache
   CACHE: flag("The response cache of /v1 and the pages (off: every read goes to the database).", true),
-  CACHE_MAX_MB: num("Byte budget of the response cache, MB: JSON answers, list items (~170 for all of 100,000 markets), rendered pages.", 176, "≥ 0"),
+  CACHE_MAX_MB: num(
+    "Byte budget of the response cache, MB: answers as JSON text (an eighth for those asked again, kept parsed), list items (~170 for all of 100,000 markets), rendered pages.",
+    176,
+    "≥ 0",
+  ),
+  CACHE_CHECK_JSON: flag("Tests: check that every answer the cache keeps as JSON text is JSON data (a Date or a Map in one fails its read).", false),
   CACHE_STALE_IF_ERROR_S: int("How long an invalidated answer may be served while the database is away, seconds.", 300, 0),
   PAGE_CACHE: flag("Keep rendered list and market pages in the response cache, dropped with what they show (needs CACHE; off: every view renders).", true),
   // rate limit of /v1

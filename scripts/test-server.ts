@@ -61,6 +61,7 @@ process.env.SKIP_SEED = "1";
 process.env.LOG_REQUESTS ??= "0";
 // Specs fire thousands of /v1 requests from one address; the rate limit has its own spec (e2e/api/rate-limit.spec.ts).
 process.env.RATE_LIMIT ??= "off";
+process.env.CACHE_CHECK_JSON ??= "on";
 if (process.env.TEST_DEV === "1") process.argv.push("--dev");
 // connect() above read the configuration before these were set: server.ts must read it again.
 resetConfig();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { jsonTextOf } from "./json-text";
 import { ResponseCache, type Loaded } from "./response-cache";
 
 class Outage extends Error {
@@ -160,13 +161,13 @@ describe("response cache", () => {
   });
 
   it("reports the expiry of what it answers, and weighs a value by its stated bytes", async () => {
-    const t = setup({ maxBytes: 3_000 });
+    const t = setup({ maxBytes: 4_000 });
     expect((await t.cache.get("a", [], async () => ({ value: 1, expiresAt: 1_000_500 }))).expiresAt).toBe(1_000_500);
     expect((await t.cache.get("a", [], t.load)).expiresAt).toBe(1_000_500);
     expect((await t.cache.get("b", [], async () => ({ value: 2 }))).expiresAt).toBe(Infinity);
     await t.cache.get("big", [], async () => ({ value: "small JSON", bytes: 2_500 }));
     expect(t.cache.size.bytes).toBeGreaterThanOrEqual(2_700);
-    await t.cache.get("huge", [], async () => ({ value: "small JSON", bytes: 5_000 }));
+    await t.cache.get("huge", [], async () => ({ value: "small JSON", bytes: 4_000 }));
     expect((await t.cache.get("huge", [], async () => ({ value: "again" }))).status).toBe("MISS"); // over the whole budget
   });
 
@@ -177,5 +178,67 @@ describe("response cache", () => {
     expect(t.cache.size.bytes).toBeLessThanOrEqual(3_000);
     expect((await t.cache.get("k9", ["x"], big(9))).status).toBe("HIT");
     expect((await t.cache.get("k0", ["x"], big(0))).status).toBe("MISS");
+  });
+
+  it("keeps an object answer as its JSON text: a hit parses it once, then hands out that object while it is asked", async () => {
+    const t = setup();
+    const loaded = { id: "m1", outcomes: [{ price: 0.25, name: "Yes" }], closed: null };
+    const miss = await t.cache.get("m", ["market:m1"], async () => ({ value: loaded }));
+    expect(miss.value).toBe(loaded); // the load's waiters get what it loaded
+    const first = await t.cache.get("m", ["market:m1"], t.load);
+    expect(first.status).toBe("HIT");
+    expect(first.value).not.toBe(loaded); // parsed from the text, not the object kept alive
+    expect(first.value).toEqual(loaded);
+    expect(jsonTextOf(first.value)).toBe(JSON.stringify(loaded));
+    expect(Object.keys(first.value as object)).toEqual(["id", "outcomes", "closed"]); // the text is not a property JSON sees
+    expect(JSON.stringify(first.value)).toBe(JSON.stringify(loaded));
+    expect((await t.cache.get("m", ["market:m1"], t.load)).value).toBe(first.value); // the hot tier: parsed once
+    expect(t.cache.size).toMatchObject({ entries: 1, parsedEntries: 1 });
+    expect(t.cache.size.parsedBytes).toBeGreaterThan(JSON.stringify(loaded).length);
+
+    // A new load of the key replaces both: the hot object of the old entry is never handed out again.
+    t.cache.invalidate(["market:m1"]);
+    const next = { ...loaded, closed: "2026-11-26T00:00:00.000Z" };
+    expect((await t.cache.get("m", ["market:m1"], async () => ({ value: next }))).status).toBe("MISS");
+    const again = await t.cache.get("m", ["market:m1"], t.load);
+    expect(again.status).toBe("HIT");
+    expect(again.value).not.toBe(first.value);
+    expect(again.value).toEqual(next);
+  });
+
+  it("serves a stale answer kept as text as the object it was", async () => {
+    const t = setup();
+    await t.cache.get("m", ["x"], async () => ({ value: { v: "before" } }));
+    t.cache.invalidate(["x"]);
+    const stale = await t.cache.get("m", ["x"], async () => Promise.reject(new Outage("down")));
+    expect(stale).toMatchObject({ status: "STALE", value: { v: "before" } });
+  });
+
+  it("keeps the hot tier within its share of the budget", async () => {
+    const t = setup({ maxBytes: 16_000 });
+    const value = (n: number) => async () => ({ value: { n, pad: "x".repeat(500) } });
+    for (let i = 0; i < 10; i++) await t.cache.get(`k${i}`, [], value(i));
+    for (let i = 0; i < 10; i++) expect((await t.cache.get(`k${i}`, [], value(i))).status).toBe("HIT");
+    expect(t.cache.size.entries).toBe(10);
+    expect(t.cache.size.parsedEntries).toBeLessThanOrEqual(3); // 2,000 bytes of 16,000, ~700 each
+    expect(t.cache.size.bytes).toBeLessThanOrEqual(16_000);
+  });
+
+  it("checks, when told to, that an answer kept as text is JSON data", async () => {
+    const strict = new ResponseCache({ maxBytes: 1_000_000, staleIfErrorMs: 0, canServeStale: () => false, checkJson: true });
+    strict.setLive(true);
+    const at = new Date("2026-11-26T00:00:00Z");
+    await expect(strict.get("d", [], async () => ({ value: { at } }))).rejects.toThrow(/not JSON data/);
+    await expect(strict.get("m", [], async () => ({ value: { ids: new Map([["a", 1]]) } }))).rejects.toThrow(/not JSON data/);
+    // Arrays of another class (postgres.js results) and properties left undefined are JSON data as far as reading goes.
+    class Rows extends Array<{ id: string; note?: string }> {}
+    const rows = Rows.from([{ id: "a", note: undefined }]);
+    expect((await strict.get("r", [], async () => ({ value: rows }))).value).toBe(rows);
+    const hit = (await strict.get("r", [], async () => ({ value: [] }))).value as { id: string }[];
+    expect(hit).toEqual([{ id: "a" }]);
+    // What a hit parses is frozen there: a reader that changed it would make its text lie.
+    expect(() => {
+      hit[0].id = "b";
+    }).toThrow(TypeError);
   });
 });

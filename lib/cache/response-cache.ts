@@ -5,7 +5,18 @@
 // entries stay in the LRU (byte budget) only to be served, for a bounded time, when a load fails
 // because the database is away (stale-if-error). No I/O here: callers bring the loads.
 // lru-cache keeps the byte budget (size-weighted LRU with eviction callbacks); the freshness rules are ours.
+//
+// Answers that are objects are kept as their JSON text, not as objects: a string is its size in memory
+// (the objects of an answer take three to five times their JSON) and the collector never walks it, so a
+// full cache (100,000 markets' answers) no longer makes every major GC of the process trace millions of
+// objects (the cold market page was a third slower with the cache full than empty). A hit parses the text,
+// and the object it gives is kept in a small hot tier (an eighth of the budget), so an answer asked again
+// and again is parsed once and stays one object (lib/api/route.ts keeps its body and ETag per object). An
+// answer asked once (the long tail) never reaches the old generation as objects. The parsed object carries
+// its text (lib/cache/json-text.ts): /v1 writes it without serializing it again.
+import { isDeepStrictEqual } from "node:util";
 import { LRUCache } from "lru-cache";
+import { JSON_TEXT } from "./json-text";
 
 export interface Loaded<T> {
   value: T;
@@ -25,6 +36,8 @@ export interface CacheOptions {
   /** Which load failures justify a stale answer (the database is away, not a bad request). */
   canServeStale: (err: unknown) => boolean;
   sizeOf?: (value: unknown) => number;
+  /** Tests: throw when an answer kept as text is not JSON data (a Date, a Map: parsing would not give it back), and freeze what a hit parses. */
+  checkJson?: boolean;
   now?: () => number;
 }
 
@@ -40,7 +53,10 @@ export interface CacheResult<T> {
 }
 
 interface Entry {
+  /** The value as loaded, when kept as is: strings, primitives, values weighed by `bytes` (rendered pages). */
   value: unknown;
+  /** An object value's JSON text, kept instead of the object. */
+  text?: string;
   bytes?: number;
   tags: readonly string[];
   loadedAt: number;
@@ -59,8 +75,13 @@ interface Load {
 /** A value's JSON length; a string (an answer kept as JSON text) is its own length, not its JSON-escaped form's. */
 const defaultSize = (value: unknown) => (typeof value === "string" ? value.length : (JSON.stringify(value)?.length ?? 0));
 
+/** The hot tier's share of the byte budget. */
+const PARSED_SHARE = 1 / 8;
+
 export class ResponseCache {
   private readonly lru: LRUCache<string, Entry>;
+  /** Objects parsed from entries asked again, by key, with the entry they were parsed from. */
+  private readonly parsed: LRUCache<string, { entry: Entry; value: object }>;
   private readonly byTag = new Map<string, Set<string>>();
   private readonly loads = new Map<string, Load>();
   private readonly sizeOf: (value: unknown) => number;
@@ -74,11 +95,13 @@ export class ResponseCache {
   constructor(private readonly options: CacheOptions) {
     this.sizeOf = options.sizeOf ?? defaultSize;
     this.now = options.now ?? Date.now;
+    const parsedBytes = Math.floor(options.maxBytes * PARSED_SHARE);
     this.lru = new LRUCache<string, Entry>({
-      maxSize: Math.max(1, options.maxBytes),
-      sizeCalculation: (e) => Math.max(1, (e.bytes ?? this.sizeOf(e.value)) + 200),
+      maxSize: Math.max(1, options.maxBytes - parsedBytes),
+      sizeCalculation: (e) => Math.max(1, (e.bytes ?? e.text?.length ?? this.sizeOf(e.value)) + 200),
       dispose: (entry, key) => this.untag(key, entry.tags),
     });
+    this.parsed = new LRUCache({ maxSize: Math.max(1, parsedBytes), sizeCalculation: (p) => (p.entry.text?.length ?? 0) + 200 });
   }
 
   /** Turns memory answers on (the invalidation stream is listening) or off (it is lost: every read loads). */
@@ -94,7 +117,8 @@ export class ResponseCache {
   }
 
   get size() {
-    return { entries: this.lru.size, bytes: this.lru.calculatedSize, loading: this.loads.size };
+    const parsed = this.parsed.calculatedSize;
+    return { entries: this.lru.size, bytes: this.lru.calculatedSize + parsed, parsedEntries: this.parsed.size, parsedBytes: parsed, loading: this.loads.size };
   }
 
   /**
@@ -107,7 +131,7 @@ export class ResponseCache {
     const entry = this.lru.get(key);
     if (entry && this.live && this.isFresh(entry, now)) {
       this.stats.hits++;
-      return { value: entry.value as T, status: "HIT", ageS: Math.floor((now - entry.loadedAt) / 1000), expiresAt: entry.expiresAt };
+      return { value: this.valueOf(key, entry) as T, status: "HIT", ageS: Math.floor((now - entry.loadedAt) / 1000), expiresAt: entry.expiresAt };
     }
     if (!this.live) {
       this.stats.bypass++;
@@ -190,13 +214,45 @@ export class ResponseCache {
     const now = this.now();
     const old = this.lru.peek(key);
     if (old) this.untag(key, old.tags);
-    this.lru.set(key, { value: loaded.value, bytes: loaded.bytes, tags, loadedAt: now, expiresAt: loaded.expiresAt ?? Infinity, staleSince: 0 });
+    const { value, bytes } = loaded;
+    const text = typeof value === "object" && value !== null && bytes === undefined ? this.textOf(value) : undefined;
+    this.lru.set(key, {
+      value: text === undefined ? value : undefined,
+      text,
+      bytes,
+      tags,
+      loadedAt: now,
+      expiresAt: loaded.expiresAt ?? Infinity,
+      staleSince: 0,
+    });
+    this.parsed.delete(key);
     if (!this.lru.has(key)) return; // larger than the whole budget
     for (const tag of tags) {
       let keys = this.byTag.get(tag);
       if (!keys) this.byTag.set(tag, (keys = new Set()));
       keys.add(key);
     }
+  }
+
+  private textOf(value: object): string {
+    const text = (value as { [JSON_TEXT]?: string })[JSON_TEXT] ?? JSON.stringify(value);
+    if (this.options.checkJson && !isDeepStrictEqual(plain(value), JSON.parse(text))) {
+      throw new Error(`ResponseCache: an answer is not JSON data (parsing its text does not give it back): ${text.slice(0, 200)}`);
+    }
+    return text;
+  }
+
+  /** An entry's value: as kept, or parsed from its text (once while it is asked again: the hot tier). */
+  private valueOf(key: string, entry: Entry): unknown {
+    if (entry.text === undefined) return entry.value;
+    const hot = this.parsed.get(key);
+    if (hot?.entry === entry) return hot.value;
+    const value = JSON.parse(entry.text) as object;
+    Object.defineProperty(value, JSON_TEXT, { value: entry.text });
+    // Its text must stay what it shows: in tests, a reader that changes it throws (nothing may, as before).
+    if (this.options.checkJson) deepFreeze(value);
+    this.parsed.set(key, { entry, value });
+    return value;
   }
 
   private untag(key: string, tags: readonly string[]) {
@@ -217,6 +273,24 @@ export class ResponseCache {
     const staleSince = entry.staleSince || Math.min(now, entry.expiresAt);
     if (now - staleSince > this.options.staleIfErrorMs) throw err;
     this.stats.stale++;
-    return { value: entry.value as T, status: "STALE", ageS: Math.floor((now - entry.loadedAt) / 1000), expiresAt: entry.expiresAt };
+    return { value: this.valueOf(key, entry) as T, status: "STALE", ageS: Math.floor((now - entry.loadedAt) / 1000), expiresAt: entry.expiresAt };
   }
+}
+
+/**
+ * A value as plain JSON-shaped data for the check: arrays of any class (postgres.js results) as arrays,
+ * properties that are undefined dropped (JSON drops them too, and reading them gives undefined either way).
+ * Anything else stays what it is, so a Date, a Map or an instance differs from what parsing gives.
+ */
+function plain(value: unknown): unknown {
+  if (Array.isArray(value)) return Array.from(value, plain);
+  if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = plain(v);
+  return out;
+}
+
+function deepFreeze(value: object) {
+  Object.freeze(value);
+  for (const v of Object.values(value)) if (typeof v === "object" && v !== null) deepFreeze(v);
 }

@@ -39,9 +39,10 @@ type MarketKey = queries.MarketKey;
 // Its budget is CACHE_MAX_MB of JSON (CACHE=off: none); CACHE_STALE_IF_ERROR_S bounds serving stale (lib/config.ts).
 export function marketCache(): ResponseCache {
   return shared("marketsCache", () => {
-    const { CACHE, CACHE_MAX_MB, CACHE_STALE_IF_ERROR_S } = config();
+    const { CACHE, CACHE_MAX_MB, CACHE_STALE_IF_ERROR_S, CACHE_CHECK_JSON } = config();
     return new ResponseCache({
       maxBytes: CACHE ? CACHE_MAX_MB * 1024 * 1024 : 0,
+      checkJson: CACHE_CHECK_JSON,
       staleIfErrorMs: CACHE_STALE_IF_ERROR_S * 1000,
       canServeStale: isDatabaseUnavailable,
     });
