@@ -91,7 +91,7 @@ function Chances({ market }: { market: CardMarket }) {
 
 // Dates in the reader's time zone: where a client component renders the card (related markets), the
 // browser's day may differ from the server's, and hydration keeps the server's text.
-function When({ market }: { market: CardMarket }) {
+export function When({ market }: { market: CardMarket }) {
   if (market.status === "RESOLVED") {
     return (
       <span suppressHydrationWarning>

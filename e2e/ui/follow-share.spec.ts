@@ -328,7 +328,18 @@ test("related markets – up to six of the same sub-category or tags, active fir
   await page.goto(`/markets/${base.slug}`);
   const related = page.getByTestId("related-markets");
   await expect(related.getByRole("heading", { name: "Related markets" })).toBeVisible();
-  await expect(related.getByTestId("market-card").getByRole("heading")).toHaveText([a2, a3, a1, r1, r2, r3].map((x) => x.question));
+  await expect(related.getByTestId("related-market").getByRole("heading")).toHaveText([a2, a3, a1, r1, r2, r3].map((x) => x.question));
+  // A row: the question links to its market; an active one shows its Yes chance, a resolved one its result.
+  const first = related.getByTestId("related-market").first();
+  await expect(first.getByRole("link", { name: a2.question })).toHaveAttribute("href", `/markets/${a2.slug}`);
+  await expect(first).toContainText("Vol.");
+  await expect(first).toContainText(/\d+(\.\d)?%/);
+  await expect(related.getByTestId("related-market").nth(3)).toContainText("Resolved");
+  await expect(related.getByTestId("related-market").nth(3)).not.toContainText("%");
+  await first.getByRole("link").click();
+  await expect(page).toHaveURL(new RegExp(`/markets/${a2.slug}$`));
+  await expect(page.getByRole("heading", { level: 1, name: a2.question })).toBeVisible();
+  await page.goto(`/markets/${base.slug}`);
   // Server-rendered: in the first response.
   const html = await (await page.request.get(`/markets/${base.slug}`)).text();
   expect(html).toContain('data-testid="related-markets"');
@@ -341,7 +352,7 @@ test("related markets – up to six of the same sub-category or tags, active fir
   ] as const) {
     await page.goto(`/markets/${opened.slug}`);
     const expected = [...others.map((x) => x.question), r1.question, r2.question, r3.question, r7[0].question];
-    await expect(related.getByTestId("market-card").getByRole("heading")).toHaveText(expected);
+    await expect(related.getByTestId("related-market").getByRole("heading")).toHaveText(expected);
   }
 });
 

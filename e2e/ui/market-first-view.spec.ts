@@ -20,7 +20,7 @@ test("market page – the first response carries a comment once in the markup an
   // Markup: the comment as shown. Data: the query cache the live view starts from (RSC payload).
   expect(occurrences(html.replace(/<script[\s\S]*?<\/script>/g, ""), note)).toBe(1);
   expect(occurrences(html, note)).toBe(2);
-  // The related markets' cards go as what a card shows: their descriptions are nowhere in the page.
+  // The related markets' rows go as what a card shows: their descriptions are nowhere in the page.
   const slugs = [...html.matchAll(/data-testid="related-markets"[\s\S]*$/g)].flatMap((r) =>
     [...r[0].matchAll(/href="\/markets\/([^"#?]+)"/g)].map((x) => x[1]),
   );
@@ -57,7 +57,7 @@ test("market page – hydrates with no mismatch in a time zone and language othe
       await expect(page.getByTestId("comment")).toHaveCount(3);
       await expect(page.getByTestId("activity-panel").locator("li[data-trade]")).toHaveCount(3);
     }
-    await expect(page.getByTestId("related-markets").getByTestId("market-card").first()).toBeVisible();
+    await expect(page.getByTestId("related-markets").getByTestId("related-market").first()).toBeVisible();
     expect(problems).toEqual([]);
   } finally {
     await context.close();

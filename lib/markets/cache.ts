@@ -439,8 +439,7 @@ export function getDayAgoPrices(outcomes: { marketId: string; outcomeId: string 
 }
 
 /**
- * Related markets of one market: up to six of its group (queries.listRelatedGroup) besides itself, and
- * the group's read, for reads that should share its key (the cards' moves). Every market with the same
+ * Related markets of one market: up to six of its group (queries.listRelatedGroup) besides itself. Every market with the same
  * category, sub-category and tags shares the group's entry, so a page of a market nobody opened before
  * finds it in memory. They show volumes and probabilities of others: dropped with the lists.
  */
@@ -449,7 +448,7 @@ export async function listRelatedMarkets(m: { id: string; category: MarketDetail
   const group = await read(["markets", "related", m.category, m.sub_category, tags], [LIST], () =>
     loaded(queries.listRelatedGroup({ category: m.category, sub_category: m.sub_category, tags })),
   );
-  return { markets: group.filter((r) => r.id !== m.id).slice(0, queries.RELATED_MAX), group };
+  return group.filter((r) => r.id !== m.id).slice(0, queries.RELATED_MAX);
 }
 
 type MarketDetailCategory = Parameters<typeof queries.listRelatedGroup>[0]["category"];

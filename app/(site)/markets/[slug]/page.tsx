@@ -97,7 +97,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
   return (
     <div className="flex flex-col gap-10">
       <LiveSwap slug={slug} state={dehydrate(queryClient)} nowS={nowS} dayAgo={dayAgo} actions={actions} first={reads} />
-      <RelatedMarkets market={market} starred={starred} back={here} />
+      <RelatedMarkets market={market} />
     </div>
   );
 }

@@ -1,30 +1,23 @@
 // Related markets under the market page: up to six of the same category sharing its sub-category or a tag,
 // active first, by volume (lib/markets/queries.ts, listRelatedGroup), from memory once any market of the
-// same category, sub-category and tags was shown; the cards are drawn from their items (related-cards.tsx).
+// same category, sub-category and tags was shown; the rows are drawn from their items (related-list.tsx).
 import { cardMarket, cardsChangeAt } from "@/components/markets/market-card";
 import { recordClock } from "@/lib/cache/render-record";
-import { getMoves, listRelatedMarkets } from "@/lib/markets/cache";
+import { listRelatedMarkets } from "@/lib/markets/cache";
 import type { MarketDetail } from "@/lib/markets/schemas";
-import { RelatedCards } from "./related-cards";
+import { RelatedList } from "./related-list";
 
-export async function RelatedMarkets({ market, starred, back }: { market: MarketDetail; starred: string[]; back: string }) {
+export async function RelatedMarkets({ market }: { market: MarketDetail }) {
   // Extras: a database that does not answer leaves the section out rather than failing the page.
-  const { markets: related, group } = await listRelatedMarkets(market).catch(() => ({ markets: [], group: [] }));
+  const related = await listRelatedMarkets(market).catch(() => []);
   if (related.length === 0) return null;
-  // The group's moves, one read that every page of the group shares.
-  const moves = await getMoves(group).catch(() => ({}) as Record<string, undefined>);
-  recordClock(cardsChangeAt(related)); // for the page cache: the cards' time left
+  recordClock(cardsChangeAt(related)); // for the page cache: the rows' time left
   return (
     <section aria-labelledby="related-heading" data-testid="related-markets">
-      <h2 id="related-heading" className="mb-3 font-semibold">
+      <h2 id="related-heading" className="mb-2 font-semibold">
         Related markets
       </h2>
-      <RelatedCards
-        markets={related.map(cardMarket)}
-        moves={Object.fromEntries(related.map((m) => [m.id, moves[m.id]]))}
-        starred={related.filter((m) => starred.includes(m.id)).map((m) => m.id)}
-        back={back}
-      />
+      <RelatedList markets={related.map(cardMarket)} />
     </section>
   );
 }
