@@ -222,6 +222,10 @@ describe("response cache", () => {
     expect(t.cache.size.entries).toBe(10);
     expect(t.cache.size.parsedEntries).toBeLessThanOrEqual(3); // 2,000 bytes of 16,000, ~700 each
     expect(t.cache.size.bytes).toBeLessThanOrEqual(16_000);
+    // An entry the budget evicts takes its parsed object along.
+    for (let i = 10; i < 40; i++) await t.cache.get(`k${i}`, [], value(i));
+    expect((await t.cache.get("k9", [], value(9))).status).toBe("MISS");
+    expect(t.cache.size.parsedEntries).toBe(0);
   });
 
   it("checks, when told to, that an answer kept as text is JSON data", async () => {

@@ -99,7 +99,11 @@ export class ResponseCache {
     this.lru = new LRUCache<string, Entry>({
       maxSize: Math.max(1, options.maxBytes - parsedBytes),
       sizeCalculation: (e) => Math.max(1, (e.bytes ?? e.text?.length ?? this.sizeOf(e.value)) + 200),
-      dispose: (entry, key) => this.untag(key, entry.tags),
+      dispose: (entry, key) => {
+        this.untag(key, entry.tags);
+        // Its parsed object goes with it: a hot object of an entry no longer held would only take room.
+        if (this.parsed.peek(key)?.entry === entry) this.parsed.delete(key);
+      },
     });
     this.parsed = new LRUCache({ maxSize: Math.max(1, parsedBytes), sizeCalculation: (p) => (p.entry.text?.length ?? 0) + 200 });
   }
