@@ -89,8 +89,8 @@ function Chances({ market }: { market: CardMarket }) {
   );
 }
 
-// Dates in the reader's time zone: where a client component renders the card (related markets), the
-// browser's day may differ from the server's, and hydration keeps the server's text.
+// Dates in the reader's time zone: where a client component renders them (the market page's related
+// rows), the browser's day may differ from the server's, and hydration keeps the server's text.
 export function When({ market }: { market: CardMarket }) {
   if (market.status === "RESOLVED") {
     return (
@@ -167,7 +167,7 @@ export function MarketCard({ market, star, move }: { market: CardMarket; star?: 
   );
 }
 
-/** An item of a grid of cards (list, watchlist, related markets): the card stretches to its row's height. */
+/** An item of a grid of cards (list, watchlist): the card stretches to its row's height. */
 export function CardCell({ children }: { children: React.ReactNode }) {
   return (
     <li className="flex">

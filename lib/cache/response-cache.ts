@@ -29,13 +29,12 @@ export interface Loaded<T> {
 }
 
 export interface CacheOptions {
-  /** Byte budget of the values (their JSON size, as estimated by `sizeOf`). */
+  /** Byte budget of the values (their JSON size, or the bytes a load states), the hot tier of parsed answers included. */
   maxBytes: number;
   /** How long after it went stale an entry may still be served when its load fails with a `canServeStale` error. */
   staleIfErrorMs: number;
   /** Which load failures justify a stale answer (the database is away, not a bad request). */
   canServeStale: (err: unknown) => boolean;
-  sizeOf?: (value: unknown) => number;
   /** Tests: throw when an answer kept as text is not JSON data (a Date, a Map: parsing would not give it back), and freeze what a hit parses. */
   checkJson?: boolean;
   now?: () => number;
@@ -72,8 +71,8 @@ interface Load {
   detached: boolean;
 }
 
-/** A value's JSON length; a string (an answer kept as JSON text) is its own length, not its JSON-escaped form's. */
-const defaultSize = (value: unknown) => (typeof value === "string" ? value.length : (JSON.stringify(value)?.length ?? 0));
+/** A value kept as is: its JSON length; a string (an answer kept as JSON text) is its own length, not its JSON-escaped form's. */
+const sizeOf = (value: unknown) => (typeof value === "string" ? value.length : (JSON.stringify(value)?.length ?? 0));
 
 /** The hot tier's share of the byte budget. */
 const PARSED_SHARE = 1 / 8;
@@ -84,7 +83,6 @@ export class ResponseCache {
   private readonly parsed: LRUCache<string, { entry: Entry; value: object }>;
   private readonly byTag = new Map<string, Set<string>>();
   private readonly loads = new Map<string, Load>();
-  private readonly sizeOf: (value: unknown) => number;
   private readonly now: () => number;
   /** Bumped by `invalidateAll`: a load that began in an older epoch is not stored. */
   private epoch = 0;
@@ -93,12 +91,11 @@ export class ResponseCache {
   readonly stats = { hits: 0, misses: 0, stale: 0, bypass: 0, invalidations: 0 };
 
   constructor(private readonly options: CacheOptions) {
-    this.sizeOf = options.sizeOf ?? defaultSize;
     this.now = options.now ?? Date.now;
     const parsedBytes = Math.floor(options.maxBytes * PARSED_SHARE);
     this.lru = new LRUCache<string, Entry>({
       maxSize: Math.max(1, options.maxBytes - parsedBytes),
-      sizeCalculation: (e) => Math.max(1, (e.bytes ?? e.text?.length ?? this.sizeOf(e.value)) + 200),
+      sizeCalculation: (e) => Math.max(1, (e.bytes ?? e.text?.length ?? sizeOf(e.value)) + 200),
       dispose: (entry, key) => {
         this.untag(key, entry.tags);
         // Its parsed object goes with it: a hot object of an entry no longer held would only take room.
@@ -229,7 +226,6 @@ export class ResponseCache {
       expiresAt: loaded.expiresAt ?? Infinity,
       staleSince: 0,
     });
-    this.parsed.delete(key);
     if (!this.lru.has(key)) return; // larger than the whole budget
     for (const tag of tags) {
       let keys = this.byTag.get(tag);

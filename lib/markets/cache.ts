@@ -439,9 +439,9 @@ export function getDayAgoPrices(outcomes: { marketId: string; outcomeId: string 
 }
 
 /**
- * Related markets of one market: up to six of its group (queries.listRelatedGroup) besides itself. Every market with the same
- * category, sub-category and tags shares the group's entry, so a page of a market nobody opened before
- * finds it in memory. They show volumes and probabilities of others: dropped with the lists.
+ * Related markets of one market: up to six of its group (queries.listRelatedGroup) besides itself. Every
+ * market with the same category, sub-category and tags shares the group's entry, so a page of a market
+ * nobody opened before finds it in memory. They show volumes and probabilities of others: dropped with the lists.
  */
 export async function listRelatedMarkets(m: { id: string; category: MarketDetailCategory; sub_category: string; tags: string[] }) {
   const tags = [...new Set(m.tags)].sort();
