@@ -22,6 +22,7 @@ import { attachRealtime } from "./lib/realtime/server";
 import { apiRouter, loadApiRoutes } from "./lib/server/api-router";
 import { frontDoor } from "./lib/server/front-door";
 import { pageCache, stripRenderNonce } from "./lib/server/page-cache";
+import { warmUp, warmUpPaths } from "./lib/server/warm-up";
 import { rateLimitConfig, trustedProxies } from "./lib/server/rate-limit";
 import { logRequest } from "./lib/server/request-log";
 import { answerUnavailablePage } from "./lib/server/unavailable-page";
@@ -88,6 +89,8 @@ async function main() {
     REALTIME_PUSH_BOOK,
     REALTIME_HEARTBEAT_MS,
     LOG_REQUESTS,
+    WARM_UP_PAGES,
+    WARM_UP_DEADLINE_MS,
   } = config();
   // Checked before anything starts, so that a bad value is not found after seeding and building.
   const rateLimit = rateLimitConfig();
@@ -143,6 +146,14 @@ async function main() {
     if (pages?.(req, res)) return;
     void handle(req, res);
   });
+  // The warm-up's renders (lib/server/warm-up.ts) skip the page cache: they are asked on a loopback port,
+  // and a page keeps the host it was asked under (its share card, its socket origin), so none may be kept.
+  const warmUpRender: http.RequestListener = (req, res) => {
+    stripRenderNonce(req);
+    if (LOG_REQUESTS) logRequest(req, res);
+    if (api(req, res)) return;
+    void handle(req, res);
+  };
   // One stream of committed changes (NOTIFY market_events) feeds the response cache and the push channels.
   // The cache subscribes first: it drops a changed answer before any socket is told to refetch it, and it
   // answers from memory only while the stream is heard.
@@ -167,6 +178,13 @@ async function main() {
   if (args.has("--simulate") || SIMULATE) {
     const { startSimulator } = await import("./lib/simulator/simulator");
     started.push({ what: "the simulator", stop: startSimulator(sql, { log }) });
+  }
+
+  // Compile the render path and load the trending markets' reads before anyone waits on them.
+  if (WARM_UP_PAGES > 0 && !dev) {
+    const paths = await warmUpPaths(sql, WARM_UP_PAGES).catch((err) => (log(`warm-up skipped: ${(err as Error).message}`), []));
+    const r = await warmUp(warmUpRender, paths, { deadlineMs: WARM_UP_DEADLINE_MS });
+    if (paths.length) log(`warmed up: ${r.rendered} pages rendered in ${r.ms} ms (${r.failed} failed, ${r.skipped} left at the deadline)`);
   }
 
   await listen(server, port, hostname);

@@ -112,6 +112,13 @@ export const VARIABLES = {
   SIMULATE: flag("Run the market simulator beside the server (as `--simulate`).", false),
   SIMULATE_RATE: num("Simulator ticks per second.", 2, "> 0"),
   LOG_REQUESTS: flag("One JSON line per request on stdout.", true),
+  WARM_UP_PAGES: int(
+    "Pages rendered before the port opens (the first list pages, then the markets most traded in 24 h), so that the first readers after a start do not wait on V8 compiling the render path (not in dev).",
+    300,
+    0,
+    10_000,
+  ),
+  WARM_UP_DEADLINE_MS: ms("The warm-up stops asking for pages after this long.", 20_000),
   // database
   DATABASE_URL: optionalUrl("The PostgreSQL to use; unset: the embedded cluster in EMBEDDED_PG_DIR is started."),
   EMBEDDED_PG_DIR: text("Data directory of the embedded PostgreSQL.", path.join(process.cwd(), ".data", "pg"), ".data/pg"),

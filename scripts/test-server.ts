@@ -58,6 +58,7 @@ process.env.DATABASE_URL = databaseUrl;
 process.env.PORT = String(port);
 process.env.HOST ??= "127.0.0.1";
 process.env.SKIP_SEED = "1";
+process.env.WARM_UP_PAGES ??= "0"; // a test starts many servers; e2e/api/server.spec.ts tests the warm-up
 process.env.LOG_REQUESTS ??= "0";
 // Specs fire thousands of /v1 requests from one address; the rate limit has its own spec (e2e/api/rate-limit.spec.ts).
 process.env.RATE_LIMIT ??= "off";

@@ -56,6 +56,44 @@ test("server.ts on DATABASE_URL shuts down through its own drain on SIGTERM: exi
     app.child.kill("SIGTERM");
     expect(await exited).toBe(0);
     expect(app.stdout()).toContain("SIGTERM: shutting down");
+    expect(app.stdout(), "WARM_UP_PAGES=0 (the tests' default) renders nothing first").not.toContain("warmed up");
+  } finally {
+    await app.stop();
+  }
+});
+
+test("server.ts renders the first list page and the trending markets' pages before it opens its port; the first reader's view is rendered for its own host", async () => {
+  test.skip(process.env.TEST_DEV === "1", "no warm-up in dev");
+  const sql = postgres(testRun().databaseUrl, { max: 1 });
+  const trending = (await sql<{ slug: string }[]>`SELECT slug FROM markets WHERE status = 'ACTIVE' ORDER BY volume_24h DESC, id DESC LIMIT 5`).map(
+    (r) => r.slug,
+  );
+  await sql.end();
+  expect(trending).toHaveLength(5);
+  const app = await startInstance({ DATABASE_URL: testRun().databaseUrl, LOG_REQUESTS: "1", WARM_UP_PAGES: "6" });
+  try {
+    const out = app.stdout();
+    const ready = out.indexOf("ready on");
+    expect(out).toMatch(/warmed up: 6 pages rendered in \d+ ms \(0 failed, 0 left at the deadline\)/);
+    expect(out.indexOf("warmed up")).toBeLessThan(ready);
+    // What it asked for, from the request log before "ready on": the list page, then the five markets most traded in 24 h.
+    const asked = out
+      .slice(0, ready)
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { path: string; status: number });
+    expect(asked.map((r) => r.path).sort()).toEqual(["/", ...trending.map((s) => `/markets/${s}`)].sort());
+    expect(asked.every((r) => r.status === 200)).toBe(true);
+    // Rendered under a loopback host of its own, so not kept: the first reader's view is rendered for them.
+    const page = `${app.baseURL}/markets/${trending[0]}`;
+    const first = await fetch(page);
+    expect(first.headers.get("x-render-cache")).toBe("MISS");
+    expect(await first.text()).toContain(`<link rel="canonical" href="${page}"/>`);
+    // It is a page the cache does keep: a later view comes from memory (the test database's writers may
+    // change it between views, so a few may be rendered again first).
+    let later = "";
+    for (let i = 0; i < 30 && later !== "HIT"; i++) later = (await fetch(page)).headers.get("x-render-cache") ?? "";
+    expect(later).toBe("HIT");
   } finally {
     await app.stop();
   }

@@ -17,7 +17,15 @@ export interface Instance {
 
 /** server.ts as a child process: the test process's environment, then the test defaults, then `env` (undefined removes). */
 function spawnServer(env: Record<string, string | undefined>, { args = [] as string[], cwd = process.cwd(), nodeArgs = [] as string[] } = {}): ChildProcess {
-  const merged: NodeJS.ProcessEnv = { ...process.env, HOST: "127.0.0.1", SKIP_SEED: "1", NEXT_TELEMETRY_DISABLED: "1", RATE_LIMIT: "off", ...env };
+  const merged: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: "127.0.0.1",
+    SKIP_SEED: "1",
+    WARM_UP_PAGES: "0",
+    NEXT_TELEMETRY_DISABLED: "1",
+    RATE_LIMIT: "off",
+    ...env,
+  };
   for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
   return spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server.ts", ...args], { cwd, env: merged, stdio: ["ignore", "pipe", "pipe"] });
 }

@@ -302,6 +302,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         SKIP_SEED: "1", // seeded above, once
         SIMULATE: options.simulate && i === 1 ? "1" : "0",
         INSTANCE_NAME: name, // Socket.IO session ids start with it: HAProxy routes a session by its sid
+        WARM_UP_PAGES: process.env.WARM_UP_PAGES ?? "0", // its tests restart instances often; a deploy keeps the default
         ...options.env,
       };
       let proc: ChildProcess | undefined;

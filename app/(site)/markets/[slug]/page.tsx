@@ -17,6 +17,7 @@ import type { FirstReads } from "./_components/market-first";
 import { serverPanels } from "./_components/server-panels";
 import { updatedTextChangesAt } from "./_components/live-status-view";
 import { LiveSwap } from "./_components/live-swap";
+import { packPageData } from "./_components/page-data";
 import { ShareActions } from "@/components/markets/share-actions";
 import { readWatchlist } from "@/lib/server/watchlist";
 import { recordClock } from "@/lib/cache/render-record";
@@ -96,7 +97,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
 
   return (
     <div className="flex flex-col gap-10">
-      <LiveSwap slug={slug} state={dehydrate(queryClient)} nowS={nowS} dayAgo={dayAgo} actions={actions} first={reads} />
+      <LiveSwap slug={slug} data={packPageData(dehydrate(queryClient), reads)} nowS={nowS} dayAgo={dayAgo} actions={actions} />
       <RelatedMarkets market={market} />
     </div>
   );

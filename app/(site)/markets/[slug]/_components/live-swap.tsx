@@ -4,30 +4,29 @@
 // chart) right after hydration and swaps it in. Both render the same markup from the same data
 // (market-body.tsx), so the swap moves nothing.
 // html[data-hydrated] waits for the swap: the page is fully interactive once the live view is in.
-import { useEffect, useState } from "react";
-import type { DehydratedState } from "@tanstack/react-query";
+import { useEffect, useMemo, useState } from "react";
 import type { DayAgoPrices } from "@/lib/ui/moves";
-import { type FirstReads, MarketFirst } from "./market-first";
+import { MarketFirst } from "./market-first";
+import { unpackPageData } from "./page-data";
 
 type Live = typeof import("./market-live").MarketLive;
 
 /** `dayAgo` and `actions` (server-rendered star and embed code) go to both views unchanged. */
 export function LiveSwap({
   slug,
-  state,
+  data,
   nowS,
   dayAgo,
   actions,
-  first,
 }: {
   slug: string;
-  state: DehydratedState;
+  /** The query cache's state and the first view's reads, as one JSON text (page-data.ts). */
+  data: string;
   nowS: number;
   dayAgo?: DayAgoPrices;
   actions?: React.ReactNode;
-  /** The server's reads, each also in `state` (the RSC payload sends a shared object once). */
-  first: FirstReads;
 }) {
+  const { state, first } = useMemo(() => unpackPageData(data), [data]);
   const [Live, setLive] = useState<Live | null>(null);
   useEffect(() => {
     let on = true;

@@ -1,6 +1,6 @@
 // The market page's first view: the market, its chosen outcome's book, the chart (an SVG) and the tape's
 // first page, drawn from the reads the server put into the query cache, with no hooks. The server renders
-// it inside LiveSwap (a client component), so the RSC payload carries those reads once, as data, instead
+// it inside LiveSwap (a client component), so the RSC payload carries those reads once, as data (one JSON text: page-data.ts), instead
 // of the whole rendered tree beside them (half the page's bytes and most of its render time before);
 // the browser hydrates the same markup from the same data and then swaps in the live view.
 import type { Candle, MarketDetail, OrderBook, PricePoint } from "@/lib/markets/schemas";
