@@ -113,8 +113,8 @@ export const VARIABLES = {
   SIMULATE_RATE: num("Simulator ticks per second.", 2, "> 0"),
   LOG_REQUESTS: flag("One JSON line per request on stdout.", true),
   WARM_UP_PAGES: int(
-    "Pages rendered before the port opens (the first list pages, then the markets most traded in 24 h), so that the first readers after a start do not wait on V8 compiling the render path (not in dev).",
-    300,
+    "Pages rendered before the port opens (the first list pages, then the markets most traded in 24 h), so that the first readers after a start do not wait on V8 compiling the render path (not in dev). About 5 s at 100k markets; 0: none.",
+    100,
     0,
     10_000,
   ),

@@ -1,7 +1,8 @@
-// Pages rendered before the server takes traffic. A new process renders its first pages at two thirds of
-// its later speed while V8 is still compiling React's render path and ours (measured at 100k markets:
-// 62 req/s and p99 2.2 s in a fresh process's first 15 s of cold market pages, 86 req/s and p99 0.36 s
-// after them), so the first people after every start or deploy would wait on the compiler. server.ts
+// Pages rendered before the server takes traffic. A new process renders its first pages slower while V8
+// is still compiling React's render path and ours, so the first people after every start or deploy would
+// wait on the compiler. Measured at 100k markets, a fresh process's first 10 s of cold market pages: 65
+// req/s, p99 0.66-0.72 s without a warm-up; 69-79 req/s, p99 0.40-0.44 s after 100 pages (about 5 s of
+// start); the next 10 s are alike either way. server.ts
 // renders the first list pages and the trending markets' pages through its own handler on a private
 // loopback port before it opens the public one: the code is compiled, and the reads of the markets people
 // open first are in the response cache (the rendered pages are not kept: see server.ts). Bounded by a page
