@@ -16,6 +16,8 @@
 // its text (lib/cache/json-text.ts): /v1 writes it without serializing it again.
 import { isDeepStrictEqual } from "node:util";
 import { LRUCache } from "lru-cache";
+import { flatString } from "./flat-string";
+import { TagIndex } from "./tag-index";
 import { JSON_TEXT } from "./json-text";
 
 export interface Loaded<T> {
@@ -81,7 +83,7 @@ export class ResponseCache {
   private readonly lru: LRUCache<string, Entry>;
   /** Objects parsed from entries asked again, by key, with the entry they were parsed from. */
   private readonly parsed: LRUCache<string, { entry: Entry; value: object }>;
-  private readonly byTag = new Map<string, Set<string>>();
+  private readonly byTag = new TagIndex();
   private readonly loads = new Map<string, Load>();
   private readonly now: () => number;
   /** Bumped by `invalidateAll`: a load that began in an older epoch is not stored. */
@@ -159,13 +161,9 @@ export class ResponseCache {
     const now = this.now();
     for (const tag of tags) {
       this.stats.invalidations++;
-      const keys = this.byTag.get(tag);
-      if (keys) {
-        this.byTag.delete(tag);
-        for (const key of keys) {
-          const entry = this.lru.peek(key);
-          if (entry && !entry.staleSince) entry.staleSince = now;
-        }
+      for (const key of this.byTag.take(tag)) {
+        const entry = this.lru.peek(key);
+        if (entry && !entry.staleSince) entry.staleSince = now;
       }
       for (const [key, l] of this.loads) {
         if (l.tags.includes(tag)) this.detach(key, l);
@@ -212,13 +210,15 @@ export class ResponseCache {
   }
 
   private store(key: string, tags: readonly string[], loaded: Loaded<unknown>) {
+    key = flatString(key); // held by the LRU and the tag index as long as the entry
     const now = this.now();
     const old = this.lru.peek(key);
     if (old) this.untag(key, old.tags);
     const { value, bytes } = loaded;
-    const text = typeof value === "object" && value !== null && bytes === undefined ? this.textOf(value) : undefined;
+    const text = typeof value === "object" && value !== null && bytes === undefined ? flatString(this.textOf(value)) : undefined;
+    tags = tags.map(flatString); // held as long as the entry (and by the tag index)
     this.lru.set(key, {
-      value: text === undefined ? value : undefined,
+      value: text !== undefined ? undefined : typeof value === "string" ? flatString(value) : value,
       text,
       bytes,
       tags,
@@ -227,11 +227,7 @@ export class ResponseCache {
       staleSince: 0,
     });
     if (!this.lru.has(key)) return; // larger than the whole budget
-    for (const tag of tags) {
-      let keys = this.byTag.get(tag);
-      if (!keys) this.byTag.set(tag, (keys = new Set()));
-      keys.add(key);
-    }
+    for (const tag of tags) this.byTag.add(tag, key);
   }
 
   private textOf(value: object): string {
@@ -256,12 +252,7 @@ export class ResponseCache {
   }
 
   private untag(key: string, tags: readonly string[]) {
-    for (const tag of tags) {
-      const keys = this.byTag.get(tag);
-      if (!keys) continue;
-      keys.delete(key);
-      if (!keys.size) this.byTag.delete(tag);
-    }
+    for (const tag of tags) this.byTag.remove(tag, key);
   }
 
   /** The entry when the failure is an outage and it went stale recently enough, else the failure itself. */

@@ -16,6 +16,7 @@
 // query. Changes that name no market (markets inserted in bulk, truncations, users) and a lost stream
 // rebuild the index from scratch; until then, lists come from SQL.
 import "server-only";
+import { flatString } from "@/lib/cache/flat-string";
 import { withDatabase } from "@/lib/db/breaker";
 import { readDb } from "@/lib/db/client";
 import type { ChangeSubscriber } from "@/lib/events/change-stream";
@@ -64,7 +65,7 @@ export interface IndexRow {
 /** "123.45" → "000…000123.450000": 24 integer digits (numeric(30,6)), 6 decimals. */
 export function fixedWidth(decimal: string): string {
   const [int, frac = ""] = decimal.split(".");
-  return `${int.padStart(24, "0")}.${frac.padEnd(6, "0")}`;
+  return flatString(`${int.padStart(24, "0")}.${frac.padEnd(6, "0")}`); // kept for every market: one piece, not five
 }
 
 /** One copy of each status and category string for all markets (each row brings its own). */
