@@ -138,7 +138,7 @@ export const VARIABLES = {
   // response cache
   CACHE: flag("The response cache of /v1 and the pages (off: every read goes to the database).", true),
   CACHE_MAX_MB: num(
-    "Byte budget of the response cache, MB: answers as JSON text (an eighth for those asked again, kept parsed), list items (~170 for all of 100,000 markets), rendered pages.",
+    "Byte budget of the response cache, MB: answers as JSON text outside V8's heap (an eighth for those asked again, kept parsed), list items (~170 for all of 100,000 markets), rendered pages.",
     176,
     "≥ 0",
   ),

@@ -206,6 +206,21 @@ describe("response cache", () => {
     expect(again.value).toEqual(next);
   });
 
+  it("keeps the text as UTF-8 bytes outside V8's heap, each text in memory of its own, and gives back any Unicode exactly", async () => {
+    const t = setup({ maxBytes: 64_000_000 });
+    const big = { id: "m1", question: "Zürich, 東京 and 🚀? ".repeat(40_000) };
+    const text = JSON.stringify(big);
+    const before = process.memoryUsage().arrayBuffers;
+    await t.cache.get("big", ["market:m1"], async () => ({ value: big }));
+    // Off the heap: in ArrayBuffers (a string would not be counted there), its UTF-8 length and no slab more.
+    expect(process.memoryUsage().arrayBuffers - before).toBeGreaterThanOrEqual(Buffer.byteLength(text));
+    expect(t.cache.size.bytes).toBe(Buffer.byteLength(text) + 200);
+    const hit = await t.cache.get("big", ["market:m1"], t.load);
+    expect(hit.status).toBe("HIT");
+    expect(hit.value).toEqual(big);
+    expect(jsonTextOf(hit.value)).toBe(text);
+  });
+
   it("serves a stale answer kept as text as the object it was", async () => {
     const t = setup();
     await t.cache.get("m", ["x"], async () => ({ value: { v: "before" } }));
