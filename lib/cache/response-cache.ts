@@ -214,8 +214,6 @@ export class ResponseCache {
   private store(key: string, tags: readonly string[], loaded: Loaded<unknown>) {
     key = flatString(key); // held by the LRU and the tag index as long as the entry
     const now = this.now();
-    const old = this.lru.peek(key);
-    if (old) this.untag(key, old.tags);
     const { value, bytes } = loaded;
     const text = typeof value === "object" && value !== null && bytes === undefined ? offHeap(this.textOf(value)) : undefined;
     tags = tags.map(flatString); // held as long as the entry (and by the tag index)
@@ -233,9 +231,6 @@ export class ResponseCache {
   }
 
   private textOf(value: object): string {
-    // A text the value carries may be a tree of the parts it was put together from (flat-string.ts), and
-    // is kept so: copying each list page's text at store looked to cost the wide mix up to a tenth in one
-    // side-by-side run, and no page measure moved with the nodes it saved.
     const text = (value as { [JSON_TEXT]?: string })[JSON_TEXT] ?? JSON.stringify(value);
     if (this.options.checkJson && !isDeepStrictEqual(plain(value), JSON.parse(text))) {
       throw new Error(`ResponseCache: an answer is not JSON data (parsing its text does not give it back): ${text.slice(0, 200)}`);
