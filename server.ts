@@ -21,7 +21,8 @@ import { isErrorOf } from "./lib/process-state";
 import { attachRealtime } from "./lib/realtime/server";
 import { apiRouter, loadApiRoutes } from "./lib/server/api-router";
 import { frontDoor } from "./lib/server/front-door";
-import { pageCache, stripRenderNonce } from "./lib/server/page-cache";
+import { secureDocument } from "./lib/server/document-security";
+import { pageCache } from "./lib/server/page-cache";
 import { warmUp, warmUpPaths } from "./lib/server/warm-up";
 import { rateLimitConfig, trustedProxies } from "./lib/server/rate-limit";
 import { logRequest } from "./lib/server/request-log";
@@ -129,30 +130,33 @@ async function main() {
   const handle = app.getRequestHandler();
   await app.prepare();
   started.push({ what: "Next", stop: () => app.close?.() });
+  // Every render through Next: a document gets its CSP nonce and security headers first (lib/server/document-security.ts).
+  const render = (req: http.IncomingMessage, res: http.ServerResponse, nonce?: string) => {
+    secureDocument(req, res, { dev, nonce });
+    return handle(req, res);
+  };
 
   // Malformed URLs, unknown methods and /v1 paths that are not the API's answer here; /v1 is rate limited.
   const guard = frontDoor({ rateLimit, trustProxy });
   // The list and market pages from memory while nothing they show changed (lib/server/page-cache.ts).
-  const pages = CACHE && PAGE_CACHE ? pageCache(handle) : null;
+  const pages = CACHE && PAGE_CACHE ? pageCache(render) : null;
   // /v1 from its route modules without Next's request pipeline (lib/server/api-router.ts). Not in dev:
   // there Next compiles the routes and reloads an edited handler, which modules loaded once here would not.
   const api = dev ? () => false : apiRouter(await loadApiRoutes(path.join(import.meta.dirname, "app")));
   const server = http.createServer((req, res) => {
-    stripRenderNonce(req); // whatever the configuration: proxy.ts trusts it
     if (LOG_REQUESTS) logRequest(req, res);
     if (guard(req, res)) return;
     if (api(req, res)) return;
     if (answerUnavailablePage(req, res)) return;
     if (pages?.(req, res)) return;
-    void handle(req, res);
+    void render(req, res);
   });
   // The warm-up's renders (lib/server/warm-up.ts) skip the page cache: they are asked on a loopback port,
   // and a page keeps the host it was asked under (its share card, its socket origin), so none may be kept.
   const warmUpRender: http.RequestListener = (req, res) => {
-    stripRenderNonce(req);
     if (LOG_REQUESTS) logRequest(req, res);
     if (api(req, res)) return;
-    void handle(req, res);
+    void render(req, res);
   };
   // One stream of committed changes (NOTIFY market_events) feeds the response cache and the push channels.
   // The cache subscribes first: it drops a changed answer before any socket is told to refetch it, and it

@@ -25,7 +25,7 @@ export function frontDoor({ rateLimit, trustProxy }: FrontDoorOptions) {
   const buckets = rateLimit ? new TokenBuckets(rateLimit) : null;
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const checked = checkRequest(req.method, req.url);
-    // JSON is never to be read as anything else (pages get theirs, with the CSP, from proxy.ts).
+    // JSON is never to be read as anything else (pages get theirs, with the CSP, from document-security.ts).
     if (checked.api) res.setHeader("X-Content-Type-Options", "nosniff");
     if (checked.api && buckets) {
       const client = clientKey(clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy));

@@ -3,8 +3,8 @@
 // The render is the load of an entry of the response cache (marketCache, lib/markets/cache.ts), tagged
 // with what the render read (lib/cache/render-record.ts): the same invalidations drop it, a change
 // announced while it renders keeps it from being stored, concurrent requests for one page share one
-// render, and it counts in the same byte budget. Its CSP nonce is a placeholder chosen here (proxy.ts
-// takes it from RENDER_NONCE_HEADER) that every response replaces with its own, in the header and the
+// render, and it counts in the same byte budget. Its CSP nonce is a placeholder chosen here (handed to the
+// render, lib/server/document-security.ts) that every response replaces with its own, in the header and the
 // body; compression is per response too (lib/server/gzip-template.ts). What is cached and under which
 // key: pageKey.
 import "server-only";
@@ -17,9 +17,9 @@ import type { CacheResult, Loaded } from "@/lib/cache/response-cache";
 import { marketCache } from "@/lib/markets/cache";
 import { WATCHLIST_COOKIE } from "@/lib/ui/watchlist";
 import { fillGzip, type GzipTemplate, gzipTemplate } from "./gzip-template";
-import { RENDER_NONCE_HEADER } from "./security-headers";
 
-type Render = (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
+/** Renders through Next; `nonce`, when given, is the CSP nonce of the render (a new one otherwise). */
+type Render = (req: IncomingMessage, res: ServerResponse, nonce?: string) => Promise<unknown>;
 type RequestLike = Pick<IncomingMessage, "method" | "url" | "headers">;
 
 /** The header that says how a page was answered: HIT (memory), MISS (rendered for it), BYPASS (not from the cache). */
@@ -51,7 +51,7 @@ export function pageKey(req: RequestLike): string | "private" | null {
   if (q >= 0 && new URLSearchParams(req.url.slice(q + 1)).has("_rsc")) return null;
   const h = req.headers;
   if (Object.keys(h).some((name) => ROUTER_HEADER.test(name))) return null;
-  if (/prefetch/i.test(`${h.purpose ?? ""} ${h["sec-purpose"] ?? ""}`)) return null; // proxy.ts skips these: no CSP
+  if (/prefetch/i.test(`${h.purpose ?? ""} ${h["sec-purpose"] ?? ""}`)) return null; // no document, no CSP
   if (h["sec-fetch-dest"] !== undefined && h["sec-fetch-dest"] !== "document") return null;
   if (PRIVATE_COOKIES.some((name) => h.cookie?.includes(name))) return "private";
   return JSON.stringify(["page", req.url, h.host ?? "", h["x-forwarded-host"] ?? "", h["x-forwarded-proto"] ?? "", getBotType(h["user-agent"] ?? "") ?? ""]);
@@ -155,12 +155,10 @@ async function renderPage(req: IncomingMessage, render: Render, record: RenderRe
   const acceptEncoding = req.headers["accept-encoding"];
   // Uncompressed and with the placeholder nonce: every response compresses and fills in its own.
   delete req.headers["accept-encoding"];
-  req.headers[RENDER_NONCE_HEADER] = nonce;
   const res = new CapturedResponse(req);
   try {
-    await recordingRender(record, () => Promise.all([render(req, res), res.ended]));
+    await recordingRender(record, () => Promise.all([render(req, res, nonce), res.ended]));
   } finally {
-    delete req.headers[RENDER_NONCE_HEADER];
     if (acceptEncoding !== undefined) req.headers["accept-encoding"] = acceptEncoding;
   }
   const page = res.page(nonce);
@@ -217,11 +215,6 @@ function send(res: ServerResponse, page: RenderedPage, how: "HIT" | "MISS" | "BY
 }
 
 // ------------------------------------------------------------------ the hook in server.ts
-
-/** Requests that arrive must not choose the nonce of a render: only the cache's own renders carry one. */
-export function stripRenderNonce(req: IncomingMessage) {
-  delete req.headers[RENDER_NONCE_HEADER];
-}
 
 /** Returns a handler that answers a cacheable page request (true) or leaves the request to Next (false). */
 export function pageCache(render: Render) {

@@ -1,6 +1,6 @@
-// The security headers of pages and /docs (proxy.ts sets them per request): a nonce-based
-// Content-Security-Policy that Next applies to its own scripts, and the usual hardening headers.
-// Runs in Next's proxy: no node-only imports.
+// The security headers of pages and /docs (lib/server/document-security.ts sets them per request): a
+// nonce-based Content-Security-Policy that Next applies to its own scripts, and the usual hardening headers.
+import { randomBytes } from "node:crypto";
 
 /**
  * - script-src: only scripts carrying this response's nonce, and what they load ('strict-dynamic':
@@ -43,15 +43,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
 /** Paths other sites may frame: the embed cards alone (they get frame-ancestors * and no X-Frame-Options). */
 export const isFrameablePath = (pathname: string) => pathname.startsWith("/embed/");
 
-/**
- * The nonce of a render for the page cache (lib/server/page-cache.ts), which proxy.ts uses instead of a new
- * one; the cache replaces it with a fresh nonce in every response. server.ts removes it from every request
- * that arrives, so only the cache's own renders carry it.
- */
-export const RENDER_NONCE_HEADER = "x-render-nonce";
-
 /** 128 random bits, base64: unguessable per response. */
 export function newNonce(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes));
+  return randomBytes(16).toString("base64");
 }

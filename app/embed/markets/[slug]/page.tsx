@@ -1,5 +1,5 @@
 // The embeddable card of one market (/embed/markets/{slug}): probabilities, a small 7-day chart and a link
-// back, rendered on the server; other sites may frame this route alone (proxy.ts). Kept live by LiveRefresh.
+// back, rendered on the server; other sites may frame this route alone (lib/server/document-security.ts). Kept live by LiveRefresh.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { LiveRefresh } from "@/components/markets/live-refresh";
