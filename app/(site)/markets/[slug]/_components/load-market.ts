@@ -6,11 +6,14 @@
 import { cache } from "react";
 import { notFound } from "next/navigation";
 import { getMarket } from "@/lib/markets/cache";
-import { marketDetailSchema } from "@/lib/markets/schemas";
 
-/** The market with this slug, or the 404 (also for a slug deleted since an earlier check). */
+/**
+ * The market with this slug, or the 404 (also for a slug deleted since an earlier check). Already a
+ * MarketDetail (lib/markets/queries.ts builds it, and the response cache gives back exactly what was kept),
+ * so it is not parsed again here: the schema's parse was a copy of the same data on every render.
+ */
 export const loadMarket = cache(async (slug: string) => {
   const market = await getMarket({ slug });
   if (!market) notFound();
-  return marketDetailSchema.parse(market);
+  return market;
 });

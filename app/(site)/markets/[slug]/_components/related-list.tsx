@@ -5,6 +5,7 @@
 // were a sixth of the cost of a page nobody had opened before (#23). The stars and 24-hour moves stay on
 // the list's cards. Drawn from what a card shows of each market; no state.
 import Link from "next/link";
+import { useMemo } from "react";
 import { type CardMarket, When } from "@/components/markets/market-card";
 import { MarketImage } from "@/components/markets/market-image";
 import { formatPercent, formatUsdCompact } from "@/lib/ui/format";
@@ -16,7 +17,14 @@ function chanceOf(m: CardMarket) {
   return m.type === "BINARY" ? m.outcomes.find((o) => o.index === 0) : leadingOutcome(m.outcomes);
 }
 
-export function RelatedList({ markets }: { markets: CardMarket[] }) {
+/**
+ * `data` is the rows' markets as one JSON text: React's RSC payload carries a text of 1 KB or more as a raw
+ * row, where an array of objects goes value by value through the server's serializer and, on the way back
+ * (the server render's own decode and the browser's), through a reviver called for every value
+ * (page-data.ts says the same of the page's reads).
+ */
+export function RelatedList({ data }: { data: string }) {
+  const markets = useMemo(() => JSON.parse(data) as CardMarket[], [data]);
   return (
     <ul className="grid gap-x-6 gap-y-1 sm:grid-cols-2 lg:grid-cols-3">
       {markets.map((m) => {

@@ -17,7 +17,7 @@ export async function RelatedMarkets({ market }: { market: MarketDetail }) {
       <h2 id="related-heading" className="mb-2 font-semibold">
         Related markets
       </h2>
-      <RelatedList markets={related.map(cardMarket)} />
+      <RelatedList data={JSON.stringify(related.map(cardMarket))} />
     </section>
   );
 }
