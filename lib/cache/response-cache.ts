@@ -9,9 +9,7 @@
 // Answers that are objects are kept as their JSON text, not as objects (the objects of an answer take
 // three to five times their JSON), and that text as UTF-8 bytes outside V8's heap: a full cache (100,000
 // markets' answers) then leaves the heap about the size it is without it, for the pages that render
-// beside it (`--detail`'s cold market pages at 100k ran at 82 req/s with a 64 MB budget and 55-66 with
-// 176 MB of texts on the heap; with them off it, 76 and 58 in two runs on a machine whose speed drifts:
-// not shown yet). A hit decodes and parses the text,
+// beside it (README, "Performance at 100,000 markets", has the runs). A hit decodes and parses the text,
 // and the object it gives is kept in a small hot tier (an eighth of the budget), so an answer asked again
 // and again is parsed once and stays one object (lib/api/route.ts keeps its body and ETag per object). An
 // answer asked once (the long tail) never reaches the old generation as objects. The parsed object carries
