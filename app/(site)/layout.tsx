@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { SiteFooter } from "@/components/site/site-footer";
 import { SiteHeader } from "@/components/site/site-header";
 
 export default function SiteLayout({ children }: { children: React.ReactNode }) {
@@ -14,19 +14,7 @@ export default function SiteLayout({ children }: { children: React.ReactNode }) 
       <main id="main" tabIndex={-1} className="outline-none mx-auto min-h-dvh w-full max-w-7xl flex-1 px-4 py-6">
         {children}
       </main>
-      <footer id="site-footer" className="border-t border-zinc-200 py-6 text-sm text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4">
-          <p>Markets – prediction-market data. Prices are probabilities, not advice.</p>
-          <nav aria-label="Footer" className="flex gap-4">
-            <Link href="/docs" prefetch={false} className="rounded underline-offset-4 hover:underline">
-              API reference
-            </Link>
-            <a href="/v1/markets" className="rounded underline-offset-4 hover:underline">
-              /v1/markets
-            </a>
-          </nav>
-        </div>
-      </footer>
+      <SiteFooter />
     </div>
   );
 }

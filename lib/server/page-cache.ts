@@ -122,7 +122,13 @@ class CapturedResponse extends ServerResponse {
 
   private keep(chunk: unknown, encoding: BufferEncoding | undefined) {
     if (chunk === undefined || chunk === null) return;
-    this.chunks.push(typeof chunk === "string" ? Buffer.from(chunk, encoding) : Buffer.from(chunk as Uint8Array));
+    // A byte chunk is kept as a view, not copied: it is the writer's to give away, as a socket keeps it
+    // until flushed; the body is joined (copied) once, at the end.
+    if (typeof chunk === "string") this.chunks.push(Buffer.from(chunk, encoding));
+    else {
+      const bytes = chunk as Uint8Array;
+      this.chunks.push(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    }
   }
 
   page(nonce: string): RenderedPage {
