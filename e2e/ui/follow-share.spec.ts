@@ -276,6 +276,17 @@ test("embed – another origin may frame the embed card, which updates live; eve
   expect(res.headers()["content-security-policy"]).toContain("frame-ancestors *");
   expect(res.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
   expect(res.headers()["x-frame-options"]).toBeUndefined();
+  // A market that does not exist: a 404 the frame may show, drawn as the embed's own card, not the site's
+  // header (Next draws a 404 thrown by a page in the browser: vercel/next.js#62228).
+  const gone = await request.get("/embed/markets/no-such-market-at-all");
+  expect(gone.status()).toBe(404);
+  expect(gone.headers()["content-security-policy"]).toContain("frame-ancestors *");
+  expect(gone.headers()["x-frame-options"]).toBeUndefined();
+  const card = await context.newPage();
+  await card.goto("/embed/markets/no-such-market-at-all");
+  await expect(card.getByTestId("embed-not-found")).toContainText("Market not found");
+  await expect(card.getByText("Skip to content")).toHaveCount(0);
+  await card.close();
 });
 
 test("embed – the market page's embed code is the embed card's iframe, and the copy button copies it", async ({ page, sql, context, baseURL }) => {
