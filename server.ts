@@ -22,6 +22,7 @@ import { attachRealtime } from "./lib/realtime/server";
 import { apiRouter, loadApiRoutes } from "./lib/server/api-router";
 import { frontDoor } from "./lib/server/front-door";
 import { secureDocument } from "./lib/server/document-security";
+import { isHtmlDocumentRequest, renderingDocument } from "./lib/server/document-status";
 import { pageCache } from "./lib/server/page-cache";
 import { warmUp, warmUpPaths } from "./lib/server/warm-up";
 import { rateLimitConfig, trustedProxies } from "./lib/server/rate-limit";
@@ -131,9 +132,10 @@ async function main() {
   await app.prepare();
   started.push({ what: "Next", stop: () => app.close?.() });
   // Every render through Next: a document gets its CSP nonce and security headers first (lib/server/document-security.ts).
+  // An HTML document's page may set its own status (lib/server/document-status.ts: an unknown market's 404).
   const render = (req: http.IncomingMessage, res: http.ServerResponse, nonce?: string) => {
-    secureDocument(req, res, { dev, nonce });
-    return handle(req, res);
+    if (!secureDocument(req, res, { dev, nonce }) || !isHtmlDocumentRequest(req)) return handle(req, res);
+    return renderingDocument(res, () => handle(req, res));
   };
 
   // Malformed URLs, unknown methods and /v1 paths that are not the API's answer here; /v1 is rate limited.

@@ -6,6 +6,7 @@
 // nothing else in the code touches globalThis.
 import "server-only";
 import type { AsyncLocalStorage } from "node:async_hooks";
+import type { ServerResponse } from "node:http";
 import type { RenderRecord } from "@/lib/cache/render-record";
 import type { RequestCacheStatus } from "@/lib/cache/request-status";
 import type { ResponseCache } from "@/lib/cache/response-cache";
@@ -34,6 +35,8 @@ export interface ProcessState {
   cacheStatus: AsyncLocalStorage<RequestCacheStatus>;
   /** What the page render in progress read (lib/cache/render-record.ts): server.ts opens it around Next's handler, the pages' reads fill it. */
   renderRecord: AsyncLocalStorage<RenderRecord>;
+  /** The response of the HTML document being rendered (lib/server/document-status.ts): server.ts opens it, a page sets its status. */
+  documentResponse: AsyncLocalStorage<ServerResponse>;
 }
 
 type Key = keyof ProcessState;

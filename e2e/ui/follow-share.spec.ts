@@ -276,12 +276,15 @@ test("embed – another origin may frame the embed card, which updates live; eve
   expect(res.headers()["content-security-policy"]).toContain("frame-ancestors *");
   expect(res.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
   expect(res.headers()["x-frame-options"]).toBeUndefined();
-  // A market that does not exist: a 404 the frame may show, drawn as the embed's own card, not the site's
-  // header (Next draws a 404 thrown by a page in the browser: vercel/next.js#62228).
+  // A market that does not exist: a 404 the frame may show, the embed's own card (in the server's HTML),
+  // not the site's header.
   const gone = await request.get("/embed/markets/no-such-market-at-all");
   expect(gone.status()).toBe(404);
   expect(gone.headers()["content-security-policy"]).toContain("frame-ancestors *");
   expect(gone.headers()["x-frame-options"]).toBeUndefined();
+  const html = await gone.text();
+  expect(html).toMatch(/data-testid="embed-not-found"[^>]*>\s*<h1[^>]*>Market not found<\/h1>/);
+  expect(html).not.toContain("Skip to content");
   const card = await context.newPage();
   await card.goto("/embed/markets/no-such-market-at-all");
   await expect(card.getByTestId("embed-not-found")).toContainText("Market not found");

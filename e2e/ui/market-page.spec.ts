@@ -89,7 +89,17 @@ test.describe("market page", () => {
     await expect(page.getByTestId("status-badge").first()).toHaveText("Trading closed");
   });
 
-  test("market page – an unknown slug answers a 404 page", async ({ page }) => {
+  test("market page – an unknown slug answers a 404 page, in the server's HTML too", async ({ page, request }) => {
+    // Without JavaScript (a crawler, a link preview): the page is in the HTML, not drawn by the browser
+    // later (Next's empty 404 body for a thrown notFound(), vercel/next.js#62228).
+    const raw = await request.get("/markets/no-such-market-anywhere");
+    expect(raw.status()).toBe(404);
+    const html = await raw.text();
+    expect(html).not.toContain("__next_error__");
+    expect(html).toMatch(/<h1[^>]*>Market not found<\/h1>/);
+    expect(html).toContain("Skip to content"); // inside the site's layout
+    expect(html).toMatch(/<meta name="robots" content="noindex"\/>/);
+    expect(html).toContain("<title>Market not found · Markets</title>");
     const res = await page.goto("/markets/no-such-market-anywhere");
     expect(res?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Market not found" })).toBeVisible();

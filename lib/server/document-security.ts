@@ -32,14 +32,15 @@ export function isDocumentRequest(req: Pick<IncomingMessage, "url" | "headers">)
  * Removes any Content-Security-Policy a request arrives with (Next would take its nonce), then, for a
  * document, gives the request the policy with `nonce` (a fresh one unless the page cache chose its
  * placeholder) and sets the policy and the hardening headers on the response. Next keeps headers set
- * before it writes.
+ * before it writes. Returns whether the request is a document.
  */
-export function secureDocument(req: IncomingMessage, res: ServerResponse, { dev = false, nonce }: { dev?: boolean; nonce?: string } = {}): void {
+export function secureDocument(req: IncomingMessage, res: ServerResponse, { dev = false, nonce }: { dev?: boolean; nonce?: string } = {}): boolean {
   for (const name of CSP_REQUEST_HEADERS) delete req.headers[name];
-  if (!isDocumentRequest(req)) return;
+  if (!isDocumentRequest(req)) return false;
   const frameable = isFrameablePath(req.url ?? "/");
   const csp = contentSecurityPolicy(nonce ?? newNonce(), { dev, host: req.headers.host, frameable });
   req.headers["content-security-policy"] = csp;
   res.setHeader("Content-Security-Policy", csp);
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!(frameable && name === "X-Frame-Options")) res.setHeader(name, value);
+  return true;
 }

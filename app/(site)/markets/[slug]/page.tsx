@@ -1,4 +1,4 @@
-// Market page: the market (an unknown slug is the 404), the chosen outcome's book, the chart in its mode
+// Market page: the market (an unknown slug is the 404, drawn here), the chosen outcome's book, the chart in its mode
 // and the trade tape's first page are read through lib and rendered here, whole, in the first response
 // (no loading.tsx: see load-market.ts), chart included as an SVG. The reads go to the browser once, as
 // the query cache's data: LiveSwap renders the first view from them (market-first.tsx) on the server and
@@ -25,6 +25,8 @@ import { commentsChangeAt } from "@/components/markets/comments";
 import { requestOrigin } from "@/lib/server/origin";
 import { embedHtml, marketPath, SHARE_IMAGE, SITE_NAME, shareImagePath, shareVersion } from "@/lib/ui/share";
 import { RelatedMarkets } from "./_components/related-markets";
+import { MarketNotFound } from "@/components/markets/market-not-found";
+import { setDocumentStatus } from "@/lib/server/document-status";
 
 type Props = {
   params: Promise<{ slug: string }>;
@@ -36,6 +38,7 @@ const one = (v: string | string[] | undefined) => (typeof v === "string" ? v : u
 /** Title and description, the share card (Open Graph, Twitter) with its versioned image, and oEmbed discovery. */
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const market = await loadMarket((await params).slug);
+  if (!market) return { title: "Market not found", robots: { index: false } };
   const origin = await requestOrigin();
   const url = `${origin}${marketPath(market.slug)}`;
   const description = market.description.slice(0, 200);
@@ -62,6 +65,11 @@ export default async function MarketPage({ params, searchParams }: Props) {
   const { slug } = await params;
   const sp = await searchParams;
   const market = await loadMarket(slug);
+  if (!market) {
+    // The 404 drawn here, not thrown: Next would send its body empty (lib/server/document-status.ts).
+    setDocumentStatus(404);
+    return <MarketNotFound />;
+  }
   const view = parseMarketView(market, (name) => one(sp[name]));
   const outcomeId = view.outcome;
   const outcome = market.outcomes.find((o) => o.id === outcomeId);

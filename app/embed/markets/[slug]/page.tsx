@@ -1,10 +1,11 @@
 // The embeddable card of one market (/embed/markets/{slug}): probabilities, a small 7-day chart and a link
 // back, rendered on the server; other sites may frame this route alone (lib/server/document-security.ts). Kept live by LiveRefresh.
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
+import { EmbedNotFound } from "@/components/markets/embed-not-found";
 import { LiveRefresh } from "@/components/markets/live-refresh";
 import { MoveBadge } from "@/components/markets/move-badge";
 import { getDayAgoPrices, getMarket, getPriceHistory } from "@/lib/markets/cache";
+import { setDocumentStatus } from "@/lib/server/document-status";
 import { requestOrigin } from "@/lib/server/origin";
 import { formatPercent, formatUsdCompact } from "@/lib/ui/format";
 import { leadingOutcome, moveOf } from "@/lib/ui/moves";
@@ -21,7 +22,11 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function EmbedPage({ params }: Props) {
   const { slug } = await params;
   const market = await getMarket({ slug });
-  if (!market) notFound();
+  if (!market) {
+    // The 404 drawn here, not thrown: Next would send its body empty (lib/server/document-status.ts).
+    setDocumentStatus(404);
+    return <EmbedNotFound />;
+  }
   const lead = leadingOutcome(market.outcomes);
   const [points, dayAgo, origin] = await Promise.all([
     lead && market.status !== "PENDING"

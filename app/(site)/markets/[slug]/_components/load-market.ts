@@ -4,16 +4,12 @@
 // added to LCP although the market comes from memory. A click on a card shows that it is opening instead
 // (components/markets/market-card.tsx).
 import { cache } from "react";
-import { notFound } from "next/navigation";
 import { getMarket } from "@/lib/markets/cache";
 
 /**
- * The market with this slug, or the 404 (also for a slug deleted since an earlier check). Already a
- * MarketDetail (lib/markets/queries.ts builds it, and the response cache gives back exactly what was kept),
- * so it is not parsed again here: the schema's parse was a copy of the same data on every render.
+ * The market with this slug, or null: the page then draws the 404 itself (lib/server/document-status.ts
+ * says why not notFound()). Already a MarketDetail (lib/markets/queries.ts builds it, and the response
+ * cache gives back exactly what was kept), so it is not parsed again here: the schema's parse was a copy
+ * of the same data on every render.
  */
-export const loadMarket = cache(async (slug: string) => {
-  const market = await getMarket({ slug });
-  if (!market) notFound();
-  return market;
-});
+export const loadMarket = cache((slug: string) => getMarket({ slug }));
