@@ -16,6 +16,7 @@ import { newRenderRecord, recordingRender, type RenderRecord } from "@/lib/cache
 import type { CacheResult, Loaded } from "@/lib/cache/response-cache";
 import { marketCache } from "@/lib/markets/cache";
 import { WATCHLIST_COOKIE } from "@/lib/ui/watchlist";
+import { isHtmlDocumentRequest } from "./document-status";
 import { fillGzip, type GzipTemplate, gzipTemplate } from "./gzip-template";
 
 /** Renders through Next; `nonce`, when given, is the CSP nonce of the render (a new one otherwise). */
@@ -29,8 +30,6 @@ export const RENDER_CACHE_HEADER = "X-Render-Cache";
 
 /** The list and a market page; not /watchlist, /embed, /docs, nor anything under a market (its share image). */
 const PAGE_PATH = /^\/(?:markets\/[^/]+)?$/;
-/** Requests of Next's client router (RSC payloads, prefetches, server actions): never a document. */
-const ROUTER_HEADER = /^(?:rsc$|next-|x-nextjs-|x-middleware-)/;
 /** Cookies a render reads: the watchlist (the stars, the header's count) and Next's draft mode. */
 const PRIVATE_COOKIES = [WATCHLIST_COOKIE, "__prerender_bypass", "__next_preview_data"];
 
@@ -48,9 +47,8 @@ export function pageKey(req: RequestLike): string | "private" | null {
   if (req.method !== "GET" || !req.url) return null;
   const q = req.url.indexOf("?");
   if (!PAGE_PATH.test(q < 0 ? req.url : req.url.slice(0, q))) return null;
-  if (q >= 0 && new URLSearchParams(req.url.slice(q + 1)).has("_rsc")) return null;
+  if (!isHtmlDocumentRequest(req)) return null; // the client router's payloads, prefetches, server actions
   const h = req.headers;
-  if (Object.keys(h).some((name) => ROUTER_HEADER.test(name))) return null;
   if (/prefetch/i.test(`${h.purpose ?? ""} ${h["sec-purpose"] ?? ""}`)) return null; // no document, no CSP
   if (h["sec-fetch-dest"] !== undefined && h["sec-fetch-dest"] !== "document") return null;
   if (PRIVATE_COOKIES.some((name) => h.cookie?.includes(name))) return "private";
