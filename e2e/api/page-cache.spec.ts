@@ -7,6 +7,8 @@ import type postgres from "postgres";
 import { expect, test, testRun } from "../fixtures";
 import { collect, connectClient, join, waitFor } from "../realtime-helpers";
 import { addTrades, makeMarket, type TestMarket } from "../support/markets";
+import { formatUsdCompact } from "@/lib/ui/format";
+import { relatedRows } from "../support/market-page";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -245,4 +247,60 @@ test("page cache – an unknown market's 404 is never kept", async () => {
     expect(v.cache).toBe("MISS");
     expectOwnNonce(v);
   }
+});
+
+test("page cache – a market page's related list: a trade elsewhere leaves the page in memory, a change in a related market makes its next view fresh", async ({
+  sql,
+}) => {
+  const token = `pcrel${Date.now().toString(36)}`;
+  const group = `${token}-group`;
+  const tag = `${token}-tag`;
+  const make = (name: string, extra: Parameters<typeof makeMarket>[1]) =>
+    makeMarket(sql, {
+      prefix: name,
+      status: "ACTIVE",
+      category: "FINANCE",
+      question: `Will ${token} ${name} hold?`,
+      endsAt: new Date(Date.now() + 60 * 86_400_000),
+      ...extra,
+    });
+  const q = (name: string) => `Will ${token} ${name} hold?`;
+  // a's related list: its sub-category's markets and those sharing its tag, by volume.
+  const a = await make("a", { subCategory: group, columns: { tags: [tag] } });
+  const r = await make("r", { subCategory: group, totalVolume: "300" });
+  const t = await make("t", { subCategory: `${token}-own`, totalVolume: "200", columns: { tags: [tag] } });
+  // Same category, another sub-category, no tags: not in a's related list (until it takes the tag).
+  const u = await make("u", { subCategory: `${token}-else`, totalVolume: "100" });
+  const path = `/markets/${a.slug}`;
+  const questions = async () => relatedRows((await view(path)).html).map((row) => row.question);
+  expect(relatedRows((await viewUntilHit(path)).hit.html).map((row) => row.question)).toEqual([q("r"), q("t")]);
+
+  // A trade in u, heard (its signal went out after the cache dropped what it touched), while a's render
+  // still holds by the clock (its "Updated …" second): a's page is still served from memory.
+  let kept = false;
+  for (let attempt = 1; attempt <= 10 && !kept; attempt++) {
+    const { hit } = await viewUntilHit(path);
+    const heldUntil = Math.ceil((hit.sentAt + 1) / 1000) * 1000;
+    await priceSignal(u, () => addTrades(sql, u, [{ price: "0.420" }]));
+    const after = await view(path);
+    kept = after.sentAt < heldUntil && after.cache === "HIT";
+  }
+  expect(kept, "a view after an unrelated trade, inside its render's second, came from memory").toBe(true);
+
+  // A trade in r: a's next view shows r's new volume.
+  await viewUntilHit(path);
+  await priceSignal(r, () => addTrades(sql, r, [{ price: "0.500", shares: "1000000" }]));
+  const [{ volume }] = await sql<{ volume: string }[]>`SELECT total_volume::text AS volume FROM markets WHERE id = ${r.id}`;
+  expect(relatedRows((await view(path)).html)[0]).toEqual({ question: q("r"), volume: formatUsdCompact(Number(volume)) });
+
+  // Moves out of and into the group, by sub-category and by tag: each shows at a's next view.
+  await viewUntilHit(path);
+  await priceSignal(r, () => sql`UPDATE markets SET sub_category = ${`${token}-left`} WHERE id = ${r.id}`);
+  expect(await questions()).toEqual([q("t")]);
+  await viewUntilHit(path);
+  await priceSignal(t, () => sql`UPDATE markets SET tags = '{}' WHERE id = ${t.id}`);
+  expect(await questions()).toEqual([]);
+  await viewUntilHit(path);
+  await priceSignal(u, () => sql`UPDATE markets SET tags = ${sql.array([tag])} WHERE id = ${u.id}`);
+  expect(await questions()).toEqual([q("u")]);
 });

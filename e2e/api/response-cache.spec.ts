@@ -7,6 +7,8 @@ import { expect, test, testRun } from "../fixtures";
 import { collect, connectClient, join, waitFor, type Received } from "../realtime-helpers";
 import { addOrder, addTrades, makeMarket, type TestMarket } from "../support/markets";
 import { startInstance, type Instance } from "../support/instance";
+import { formatUsdCompact } from "@/lib/ui/format";
+import { relatedRows } from "../support/market-page";
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
@@ -206,4 +208,90 @@ test("response cache – comments, new markets and renamed users reach answers a
       })
       .toBe("HIT");
   }
+});
+
+test("response cache – related markets on a market page follow a burst of trades and moves elsewhere, on both instances", async ({ sql }) => {
+  const token = `crel${Date.now().toString(36)}`;
+  const group = `${token}-group`;
+  const tag = `${token}-tag`;
+  const make = (name: string, extra: Parameters<typeof makeMarket>[1]) =>
+    makeMarket(sql, { prefix: `${token}-${name}`, status: "ACTIVE", category: "FINANCE", question: `Will ${token} ${name} hold?`, ...extra });
+  const a = await make("a", { subCategory: group, columns: { tags: [tag] } });
+  // In a's group by sub-category or by its tag, and outside it (another sub-category, no tag).
+  const members = [
+    ...(await Promise.all([1, 2, 3, 4, 5].map((i) => make(`s${i}`, { subCategory: group, totalVolume: String(100 * i) })))),
+    ...(await Promise.all([1, 2, 3].map((i) => make(`t${i}`, { subCategory: `${token}-own${i}`, totalVolume: String(150 * i), columns: { tags: [tag] } })))),
+  ];
+  // Outsiders trade more: one that joins is at the top of the list.
+  const outsiders = await Promise.all([1, 2, 3].map((i) => make(`o${i}`, { subCategory: `${token}-else${i}`, totalVolume: String(1000 * i) })));
+  // Another category: its trades touch nothing a's page shows; its signal says the writes before it were heard.
+  const sentinel = await makeMarket(sql, { prefix: `${token}-sentinel`, status: "ACTIVE", category: "CRYPTO", subCategory: `${token}-sentinel` });
+
+  const expected = async () => {
+    const rows = await sql<{ question: string; volume: string }[]>`
+      SELECT question, total_volume::text AS volume FROM markets
+       WHERE category = 'FINANCE' AND status = 'ACTIVE' AND (sub_category = ${group} OR tags && ${sql.array([tag])}) AND id <> ${a.id}
+       ORDER BY total_volume DESC, id DESC LIMIT 6`;
+    return rows.map((r) => ({ question: r.question, volume: formatUsdCompact(Number(r.volume)) }));
+  };
+  const page = async (base: string) => {
+    const res = await fetch(`${base}/markets/${a.slug}`, { headers: { accept: "text/html" } });
+    return { cache: res.headers.get("x-render-cache"), rows: relatedRows(await res.text()) };
+  };
+
+  // Readers keep renders of a's page in flight on both instances across every write.
+  let running = true;
+  let views = 0;
+  const loops = bases().flatMap((b) =>
+    [1, 2].map(async () => {
+      while (running) {
+        await page(b).catch(() => null);
+        views++;
+      }
+    }),
+  );
+  const { got, close } = await watch(sentinel, "price");
+  // The top of a's list, by how it is in the group: moves of markets it shows change what it shows.
+  const topOf = async (how: "sub" | "tag") => {
+    const [top] = await sql<{ id: string }[]>`
+      SELECT id FROM markets
+       WHERE category = 'FINANCE' AND status = 'ACTIVE' AND id <> ${a.id}
+         AND ${how === "sub" ? sql`sub_category = ${group}` : sql`sub_category <> ${group} AND tags && ${sql.array([tag])}`}
+       ORDER BY total_volume DESC, id DESC LIMIT 1`;
+    return top.id;
+  };
+  const writes: [string, () => Promise<unknown>][] = [
+    ...[0, 6, 2, 7, 4, 1].map((i, n): [string, () => Promise<unknown>] => [
+      `a trade in member ${i}`,
+      () => addTrades(sql, members[i], [{ price: "0.500", shares: String(200 * (n + 1)) }]),
+    ]),
+    ["a trade outside", () => addTrades(sql, outsiders[0], [{ price: "0.500", shares: "9000" }])],
+    ["o2 takes the tag", () => sql`UPDATE markets SET tags = ${sql.array([tag])} WHERE id = ${outsiders[1].id}`],
+    ["the top market of the sub-category leaves it", async () => sql`UPDATE markets SET sub_category = ${`${token}-left`} WHERE id = ${await topOf("sub")}`],
+    ["the top market by the tag drops it", async () => sql`UPDATE markets SET tags = '{}' WHERE id = ${await topOf("tag")}`],
+    ["o3 joins the sub-category", () => sql`UPDATE markets SET sub_category = ${group} WHERE id = ${outsiders[2].id}`],
+    ["a trade in o2", () => addTrades(sql, outsiders[1], [{ price: "0.500", shares: "5000" }])],
+    ["the top market of the sub-category locks (out of the lists)", async () => sql`UPDATE markets SET status = 'LOCKED' WHERE id = ${await topOf("sub")}`],
+  ];
+  let hits = 0;
+  try {
+    for (const [what, write] of writes) {
+      await write();
+      const since = Date.now();
+      await addTrades(sql, sentinel, [{ price: "0.300" }]);
+      await waitFor(() => got.every((g) => (g.at(-1)?.receivedAt ?? 0) >= since), 15_000, `the sentinel's signal after "${what}" on both instances`);
+      const want = await expected();
+      for (const b of bases()) {
+        const seen = await page(b);
+        if (seen.cache === "HIT") hits++;
+        expect(seen.rows, `${b} after "${what}" (${seen.cache})`).toEqual(want);
+      }
+    }
+  } finally {
+    running = false;
+    close();
+    await Promise.all(loops);
+  }
+  expect(views).toBeGreaterThan(40); // the readers really kept renders in flight
+  console.log(`related burst: ${views} concurrent views, ${hits} of ${writes.length * 2} checks from memory`);
 });

@@ -17,6 +17,26 @@ describe("market events – the one parse", () => {
     expect(parseMarketEvent(payload)).toEqual(event);
   });
 
+  it("reads the groups of the named market (migration 0017); groups it cannot read leave the event whole, not saying them", () => {
+    const payload = (r: unknown) => JSON.stringify({ k: "trade", s: "a", m: MARKET, o: OUTCOME, r });
+    expect(
+      parseMarketEvent(
+        payload([
+          ["SPORTS", "nba", ["finals", null]],
+          ["SPORTS", "", []],
+        ]),
+      )?.groups,
+    ).toEqual([
+      { category: "SPORTS", subCategory: "nba", tags: ["finals"] },
+      { category: "SPORTS", subCategory: "", tags: [] },
+    ]);
+    for (const r of [[null], [["SPORTS", "nba"]], [["SPORTS", null, []]], "x", [], null]) {
+      const event = parseMarketEvent(payload(r));
+      expect(event, JSON.stringify(r)).toMatchObject({ kind: "trade", slug: "a", marketId: MARKET, outcomeId: OUTCOME, groups: null });
+    }
+    expect(parseMarketEvent(JSON.stringify({ k: "trade", s: "a" }))?.groups).toBeUndefined();
+  });
+
   it("reads a kind it does not know as a flush: a consumer that cannot tell what changed assumes anything did", () => {
     expect(parseMarketEvent('{"k":"from-a-newer-migration","s":"a"}')).toMatchObject({ kind: "flush", slug: "a" });
   });

@@ -24,6 +24,13 @@ export const EVENT_KINDS = {
 export type EventKind = keyof typeof EVENT_KINDS;
 const KINDS = Object.keys(EVENT_KINDS) as [EventKind, ...EventKind[]];
 
+/** What a market's related-markets list is chosen by (lib/markets/queries.ts, listRelatedGroup). */
+export interface MarketGroup {
+  category: string;
+  subCategory: string;
+  tags: string[];
+}
+
 /** One committed change, as every consumer sees it. */
 export interface MarketEvent {
   kind: EventKind;
@@ -32,15 +39,33 @@ export interface MarketEvent {
   marketId: string | null;
   /** The outcome it concerns; null when it concerns several outcomes or the market itself. */
   outcomeId: string | null;
+  /**
+   * The groups of the named market (migration 0017): its own, and the one it left when the change moved
+   * it. Null when the event names no market, or did not say (an older trigger, a group too long to send).
+   */
+  groups?: MarketGroup[] | null;
 }
 
-/** The wire form: `{k, s?, m?, o?}` (kind, slug, market id, outcome id); kept short, NOTIFY payloads are capped at 8 kB. */
+/**
+ * The wire form: `{k, s?, m?, o?, r?}` (kind, slug, market id, outcome id, groups as
+ * `[category, sub_category, tags]`); kept short, NOTIFY payloads are capped at 8 kB.
+ */
 const wire = z.object({
   k: z.string(),
   s: z.string().nullish(),
   m: z.string().nullish(),
   o: z.string().nullish(),
+  r: z.unknown().optional(),
 });
+
+/** Read on its own: groups that cannot be read leave the event whole, only not saying its groups. */
+const wireGroups = z.array(z.tuple([z.string(), z.string(), z.array(z.string().nullable())]));
+
+function groupsOf(r: unknown): MarketGroup[] | null {
+  const parsed = wireGroups.safeParse(r);
+  if (!parsed.success || parsed.data.length === 0) return null;
+  return parsed.data.map(([category, subCategory, tags]) => ({ category, subCategory, tags: tags.filter((t) => t !== null) }));
+}
 
 /** The listener's own heartbeat travels on the same channel; it is never an event. */
 const PING = "ping";
@@ -59,9 +84,11 @@ export function parseMarketEvent(payload: string): MarketEvent | null {
   }
   const parsed = wire.safeParse(raw);
   if (!parsed.success || parsed.data.k === PING) return null;
-  const { k, s, m, o } = parsed.data;
+  const { k, s, m, o, r } = parsed.data;
   const kind = (KINDS as string[]).includes(k) ? (k as EventKind) : "flush";
-  return { kind, slug: s ?? null, marketId: m ?? null, outcomeId: o ?? null };
+  const event: MarketEvent = { kind, slug: s ?? null, marketId: m ?? null, outcomeId: o ?? null };
+  if (r !== undefined) event.groups = groupsOf(r);
+  return event;
 }
 
 /** The push channels an event signals (docs/api.md "Push channels"): a trade moves the price and the tape. */

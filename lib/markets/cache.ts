@@ -12,7 +12,7 @@ import { recordResult, recordTags, recordUnfit } from "@/lib/cache/render-record
 import { reportCacheResult } from "@/lib/cache/request-status";
 import { ResponseCache, type CacheResult, type CacheStatus, type Loaded } from "@/lib/cache/response-cache";
 import type { ChangeSubscriber } from "@/lib/events/change-stream";
-import type { MarketEvent } from "@/lib/events/market-events";
+import type { MarketEvent, MarketGroup } from "@/lib/events/market-events";
 import { shared } from "@/lib/process-state";
 import { type CandleWindow, candleWindow, windowExpiresAt } from "./candles";
 import { ListIndex, listIndex, type ListSlice } from "./list-index";
@@ -53,6 +53,18 @@ export function marketCache(): ResponseCache {
 
 const LIST = "list"; // every list and sub-category count: any market's visible change
 const LIST_BY_LIQUIDITY = "list:LIQUIDITY"; // lists ordered by a value that resting orders move
+const RELATED = "related"; // every related-markets list: a change whose market's group is not known
+
+/**
+ * The tags of a related-markets group (listRelatedGroup: its category, and its sub-category or any of its
+ * tags), and of the changes that can touch it: a market's change drops the groups it matches, by the
+ * groups the change announces (migration 0017: before and after, when it moved), as the same tags.
+ */
+export function relatedTags(g: MarketGroup): string[] {
+  const tags = g.subCategory ? [`rel:${g.category}:s:${g.subCategory}`] : [];
+  for (const t of g.tags) tags.push(`rel:${g.category}:t:${t}`);
+  return tags;
+}
 const marketTag = (key: MarketKey) => ("id" in key ? `market:m:${key.id}` : `market:s:${key.slug}`);
 const bookTags = (key: MarketKey, outcomeId: string) => [`book:o:${outcomeId}`, `book:${marketTag(key)}`];
 const historyTags = (key: MarketKey, outcomeId: string) => [`hist:o:${outcomeId}`, `hist:${marketTag(key)}`];
@@ -220,19 +232,21 @@ function historyExpiry(value: PriceHistory, startTs: number | undefined): number
 export function tagsOf(event: MarketEvent): string[] | "all" {
   const markets = [event.slug && `market:s:${event.slug}`, event.marketId && `market:m:${event.marketId}`].filter(Boolean) as string[];
   const outcome = event.outcomeId;
+  // What lists show changed: the lists, and the related-markets lists the market is (or was) in.
+  const lists = [LIST, ...(event.groups ? event.groups.flatMap(relatedTags) : [RELATED])];
   switch (event.kind) {
     case "trade":
     case "trade_edit": // an outcome's trades: its price, history and book (a fill), the market's volume, the lists
     case "price": // probabilities or names of one outcome; without one, a market's visible fields
-      return [LIST, ...markets, ...(outcome ? [`hist:o:${outcome}`, `book:o:${outcome}`] : [])];
+      return [...lists, ...markets, ...(outcome ? [`hist:o:${outcome}`, `book:o:${outcome}`] : [])];
     case "orderbook": // resting orders or a venue's book: the book, the market's liquidity, lists by liquidity
       return [LIST_BY_LIQUIDITY, ...markets, ...(outcome ? [`book:o:${outcome}`] : markets.map((t) => `book:${t}`))];
     case "detail": // comments, counters: what the market and the lists show, not its books or histories
-      return [LIST, ...markets];
+      return [...lists, ...markets];
     case "market": // outcomes added or removed, a renamed, re-sourced or deleted market: everything of it
-      return [LIST, ...markets, ...markets.flatMap((t) => [`book:${t}`, `hist:${t}`])];
-    case "list": // markets added: no existing entry shows them but the lists
-      return [LIST];
+      return [...lists, ...markets, ...markets.flatMap((t) => [`book:${t}`, `hist:${t}`])];
+    case "list": // markets added: no existing entry shows them but the lists (related ones by the new markets' groups)
+      return lists;
     case "flush": // users, truncations, and kinds this build does not know
       return "all";
   }
@@ -445,7 +459,9 @@ export function getDayAgoPrices(outcomes: { marketId: string; outcomeId: string 
  */
 export async function listRelatedMarkets(m: { id: string; category: MarketDetailCategory; sub_category: string; tags: string[] }) {
   const tags = [...new Set(m.tags)].sort();
-  const group = await read(["markets", "related", m.category, m.sub_category, tags], [LIST], () =>
+  // Dropped by a change of a market it could show (same category, sub-category or a tag: relatedTags), not by any change.
+  const entryTags = [RELATED, ...relatedTags({ category: m.category, subCategory: m.sub_category, tags })];
+  const group = await read(["markets", "related", m.category, m.sub_category, tags], entryTags, () =>
     loaded(queries.listRelatedGroup({ category: m.category, sub_category: m.sub_category, tags })),
   );
   return group.filter((r) => r.id !== m.id).slice(0, queries.RELATED_MAX);

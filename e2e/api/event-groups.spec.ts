@@ -1,0 +1,108 @@
+// The groups every change announces (migration 0017), read off the real NOTIFY stream of the test
+// database: the related-markets lists are dropped by them (lib/markets/cache.ts, relatedTags), so a
+// change that leaves a group out would leave a list stale. A trade names its market's group, a change
+// that moves a market names both groups, new and deleted markets name theirs, and a group too long
+// to send is sent as unknown without failing the write.
+import postgres from "postgres";
+import { expect, test, testRun } from "../fixtures";
+import { waitFor } from "../realtime-helpers";
+import { addTrades, makeMarket } from "../support/markets";
+
+test.describe.configure({ timeout: 60_000 });
+
+interface Payload {
+  k: string;
+  s?: string;
+  m?: string;
+  o?: string | null;
+  r?: unknown;
+}
+
+/** Every payload of market_events while `run` runs, once its last write's announcement for `marketId` arrived. */
+async function heard(marketId: string, run: () => Promise<unknown>, until: (p: Payload[]) => boolean): Promise<Payload[]> {
+  const listener = postgres(testRun().databaseUrl, { max: 1, onnotice: () => {} });
+  const got: Payload[] = [];
+  try {
+    await listener.listen("market_events", (text) => {
+      const p = JSON.parse(text) as Payload;
+      if (p.m === marketId) got.push(p);
+    });
+    await run();
+    await waitFor(() => until(got), 15_000, `announcements of ${marketId}`);
+    return got;
+  } finally {
+    await listener.end();
+  }
+}
+
+test("event groups – a trade names its market's group: category, sub-category and tags", async ({ sql }) => {
+  const sub = `eg-${Date.now().toString(36)}`;
+  const m = await makeMarket(sql, { prefix: "eg-trade", status: "ACTIVE", category: "SPORTS", subCategory: sub, columns: { tags: ["finals", "nba"] } });
+  const got = await heard(
+    m.id,
+    () => addTrades(sql, m, [{ price: "0.400" }]),
+    (p) => p.some((x) => x.k === "trade"),
+  );
+  const trade = got.find((p) => p.k === "trade");
+  expect(trade).toMatchObject({ s: m.slug, m: m.id, o: m.yes, r: [["SPORTS", sub, ["finals", "nba"]]] });
+  // The volume it moved is announced as the market's own change, with the same group.
+  await waitFor(() => got.some((p) => p.k === "price" && p.o === null), 5_000, "the market's volume change");
+  for (const p of got) expect(p.r, p.k).toEqual([["SPORTS", sub, ["finals", "nba"]]]);
+});
+
+test("event groups – a market moved to another sub-category or other tags names the group it left and the one it joined", async ({ sql }) => {
+  const sub = `eg-${Date.now().toString(36)}`;
+  const m = await makeMarket(sql, { prefix: "eg-move", status: "ACTIVE", category: "POLITICS", subCategory: sub, columns: { tags: ["a"] } });
+  const moved = await heard(
+    m.id,
+    () => sql`UPDATE markets SET sub_category = ${`${sub}-2`}, tags = '{b}' WHERE id = ${m.id}`,
+    (p) => p.some((x) => x.k === "price"),
+  );
+  expect(moved.find((p) => p.k === "price")?.r).toEqual([
+    ["POLITICS", `${sub}-2`, ["b"]],
+    ["POLITICS", sub, ["a"]],
+  ]);
+  const renamed = await heard(
+    m.id,
+    () => sql`UPDATE markets SET question = 'Renamed?' WHERE id = ${m.id}`,
+    (p) => p.some((x) => x.k === "price"),
+  );
+  expect(renamed.find((p) => p.k === "price")?.r, "a change that did not move it names one group").toEqual([["POLITICS", `${sub}-2`, ["b"]]]);
+});
+
+test("event groups – new and deleted markets name their groups", async ({ sql }) => {
+  const sub = `eg-${Date.now().toString(36)}`;
+  const slug = `eg-new-${Date.now().toString(36)}`;
+  const listener = postgres(testRun().databaseUrl, { max: 1, onnotice: () => {} });
+  const got: Payload[] = [];
+  try {
+    await listener.listen("market_events", (text) => {
+      const p = JSON.parse(text) as Payload;
+      if (p.s === slug) got.push(p);
+    });
+    const { id } = await makeMarket(sql, { slug, category: "SCIENCE", subCategory: sub, columns: { tags: ["x"] } });
+    await waitFor(() => got.some((p) => p.k === "list"), 15_000, "the new market's announcement");
+    expect(got.find((p) => p.k === "list")?.r).toEqual([["SCIENCE", sub, ["x"]]]);
+    await sql.begin(async (tx) => {
+      await tx`DELETE FROM outcomes WHERE market_id = ${id}`;
+      await tx`DELETE FROM markets WHERE id = ${id}`;
+    });
+    await waitFor(() => got.filter((p) => p.k === "market").length >= 2, 15_000, "the deletion's announcements");
+    for (const p of got.filter((x) => x.k === "market")) expect(p.r).toEqual([["SCIENCE", sub, ["x"]]]);
+  } finally {
+    await listener.end();
+  }
+});
+
+test("event groups – a group too long to announce is sent as unknown, and the write still commits", async ({ sql }) => {
+  const tags = Array.from({ length: 40 }, (_, i) => `${"t".repeat(60)}-${i}`); // 2.6 kB of tags
+  const m = await makeMarket(sql, { prefix: "eg-long", status: "ACTIVE", subCategory: `eg-${Date.now().toString(36)}`, columns: { tags } });
+  const got = await heard(
+    m.id,
+    () => addTrades(sql, m, [{ price: "0.300" }]),
+    (p) => p.some((x) => x.k === "trade"),
+  );
+  expect(got.find((p) => p.k === "trade")?.r).toEqual([null]);
+  const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM trades WHERE market_id = ${m.id}`;
+  expect(n).toBe(1);
+});
