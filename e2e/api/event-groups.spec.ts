@@ -44,13 +44,13 @@ test("event groups – a trade names its market's group: category, sub-category 
     (p) => p.some((x) => x.k === "trade"),
   );
   const trade = got.find((p) => p.k === "trade");
-  expect(trade).toMatchObject({ s: m.slug, m: m.id, o: m.yes, r: [["SPORTS", sub, ["finals", "nba"]]] });
+  expect(trade).toMatchObject({ s: m.slug, m: m.id, o: m.yes, r: [["SPORTS", sub, ["finals", "nba"], "ACTIVE"]] });
   // The volume it moved is announced as the market's own change, with the same group.
   await waitFor(() => got.some((p) => p.k === "price" && p.o === null), 5_000, "the market's volume change");
-  for (const p of got) expect(p.r, p.k).toEqual([["SPORTS", sub, ["finals", "nba"]]]);
+  for (const p of got) expect(p.r, p.k).toEqual([["SPORTS", sub, ["finals", "nba"], "ACTIVE"]]);
 });
 
-test("event groups – a market moved to another sub-category or other tags names the group it left and the one it joined", async ({ sql }) => {
+test("event groups – a market moved to another sub-category, other tags or another status names the place it left and the one it took", async ({ sql }) => {
   const sub = `eg-${Date.now().toString(36)}`;
   const m = await makeMarket(sql, { prefix: "eg-move", status: "ACTIVE", category: "POLITICS", subCategory: sub, columns: { tags: ["a"] } });
   const moved = await heard(
@@ -59,15 +59,24 @@ test("event groups – a market moved to another sub-category or other tags name
     (p) => p.some((x) => x.k === "price"),
   );
   expect(moved.find((p) => p.k === "price")?.r).toEqual([
-    ["POLITICS", `${sub}-2`, ["b"]],
-    ["POLITICS", sub, ["a"]],
+    ["POLITICS", `${sub}-2`, ["b"], "ACTIVE"],
+    ["POLITICS", sub, ["a"], "ACTIVE"],
   ]);
   const renamed = await heard(
     m.id,
     () => sql`UPDATE markets SET question = 'Renamed?' WHERE id = ${m.id}`,
     (p) => p.some((x) => x.k === "price"),
   );
-  expect(renamed.find((p) => p.k === "price")?.r, "a change that did not move it names one group").toEqual([["POLITICS", `${sub}-2`, ["b"]]]);
+  expect(renamed.find((p) => p.k === "price")?.r, "a change that did not move it names one group").toEqual([["POLITICS", `${sub}-2`, ["b"], "ACTIVE"]]);
+  const locked = await heard(
+    m.id,
+    () => sql`UPDATE markets SET status = 'LOCKED' WHERE id = ${m.id}`,
+    (p) => p.some((x) => x.k === "price"),
+  );
+  expect(locked.find((p) => p.k === "price")?.r, "out of the lists: its place before and after").toEqual([
+    ["POLITICS", `${sub}-2`, ["b"], "LOCKED"],
+    ["POLITICS", `${sub}-2`, ["b"], "ACTIVE"],
+  ]);
 });
 
 test("event groups – new and deleted markets name their groups", async ({ sql }) => {
@@ -82,13 +91,13 @@ test("event groups – new and deleted markets name their groups", async ({ sql 
     });
     const { id } = await makeMarket(sql, { slug, category: "SCIENCE", subCategory: sub, columns: { tags: ["x"] } });
     await waitFor(() => got.some((p) => p.k === "list"), 15_000, "the new market's announcement");
-    expect(got.find((p) => p.k === "list")?.r).toEqual([["SCIENCE", sub, ["x"]]]);
+    expect(got.find((p) => p.k === "list")?.r).toEqual([["SCIENCE", sub, ["x"], "LOCKED"]]);
     await sql.begin(async (tx) => {
       await tx`DELETE FROM outcomes WHERE market_id = ${id}`;
       await tx`DELETE FROM markets WHERE id = ${id}`;
     });
     await waitFor(() => got.filter((p) => p.k === "market").length >= 2, 15_000, "the deletion's announcements");
-    for (const p of got.filter((x) => x.k === "market")) expect(p.r).toEqual([["SCIENCE", sub, ["x"]]]);
+    for (const p of got.filter((x) => x.k === "market")) expect(p.r).toEqual([["SCIENCE", sub, ["x"], "LOCKED"]]);
   } finally {
     await listener.end();
   }

@@ -6,9 +6,9 @@ import zlib from "node:zlib";
 import type postgres from "postgres";
 import { expect, test, testRun } from "../fixtures";
 import { collect, connectClient, join, waitFor } from "../realtime-helpers";
-import { addTrades, makeMarket, type TestMarket } from "../support/markets";
+import { addTrades, addTradesWithVolume, makeMarket, type TestMarket } from "../support/markets";
 import { formatUsdCompact } from "@/lib/ui/format";
-import { relatedRows } from "../support/market-page";
+import { listSlugs, relatedRows, subCategoryCounts } from "../support/page-html";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -281,7 +281,7 @@ test("page cache – a market page's related list: a trade elsewhere leaves the 
   for (let attempt = 1; attempt <= 10 && !kept; attempt++) {
     const { hit } = await viewUntilHit(path);
     const heldUntil = Math.ceil((hit.sentAt + 1) / 1000) * 1000;
-    await priceSignal(u, () => addTrades(sql, u, [{ price: "0.420" }]));
+    await priceSignal(u, () => addTradesWithVolume(sql, u, [{ price: "0.420" }]));
     const after = await view(path);
     kept = after.sentAt < heldUntil && after.cache === "HIT";
   }
@@ -289,7 +289,7 @@ test("page cache – a market page's related list: a trade elsewhere leaves the 
 
   // A trade in r: a's next view shows r's new volume.
   await viewUntilHit(path);
-  await priceSignal(r, () => addTrades(sql, r, [{ price: "0.500", shares: "1000000" }]));
+  await priceSignal(r, () => addTradesWithVolume(sql, r, [{ price: "0.500", shares: "1000000" }]));
   const [{ volume }] = await sql<{ volume: string }[]>`SELECT total_volume::text AS volume FROM markets WHERE id = ${r.id}`;
   expect(relatedRows((await view(path)).html)[0]).toEqual({ question: q("r"), volume: formatUsdCompact(Number(volume)) });
 
@@ -303,4 +303,58 @@ test("page cache – a market page's related list: a trade elsewhere leaves the 
   await viewUntilHit(path);
   await priceSignal(u, () => sql`UPDATE markets SET tags = ${sql.array([tag])} WHERE id = ${u.id}`);
   expect(await questions()).toEqual([q("u")]);
+});
+
+test("page cache – a list page from the in-memory order stays in memory while trades move no market past it, and is fresh when one does", async ({ sql }) => {
+  // At the top of the category's list by volume, far above the demo markets.
+  const token = `pcord${Date.now().toString(36)}`;
+  const make = (name: string, volume: string) =>
+    makeMarket(sql, { prefix: `${token}-${name}`, status: "ACTIVE", category: "ENTERTAINMENT", subCategory: `${token}-sub`, totalVolume: volume });
+  const first = await make("first", "3000000000000");
+  const second = await make("second", "2000000000000");
+  const low = await make("low", "0"); // at the bottom of the order
+  const mine = [first, second, low];
+  const path = "/?category=entertainment&sort=volume";
+  try {
+    expect(listSlugs((await viewUntilHit(path)).hit.html).slice(0, 2)).toEqual([first.slug, second.slug]);
+
+    // A trade at the bottom of the order, heard: the page's slice is what it was, so it is served from
+    // memory (a write of another spec may change the list meanwhile: one view in five attempts suffices).
+    let kept = false;
+    for (let attempt = 1; attempt <= 5 && !kept; attempt++) {
+      await viewUntilHit(path);
+      await priceSignal(low, () => addTradesWithVolume(sql, low, [{ price: "0.500", shares: "2" }]));
+      kept = (await view(path)).cache === "HIT";
+    }
+    expect(kept, "a view after a trade that moved no market past the page came from memory").toBe(true);
+
+    // A trade that moves the second market past the first: the next view is rendered again, in the new order.
+    await viewUntilHit(path);
+    await priceSignal(second, () => addTradesWithVolume(sql, second, [{ price: "0.500", shares: "10000000000000" }]));
+    const volumes = await sql<{ id: string }[]>`SELECT id FROM markets WHERE id IN (${first.id}, ${second.id}) ORDER BY total_volume DESC`;
+    expect(
+      volumes.map((r) => r.id),
+      "the trade made the second market's volume the larger",
+    ).toEqual([second.id, first.id]);
+    const reordered = await view(path);
+    expect(reordered.cache).toBe("MISS");
+    expect(listSlugs(reordered.html).slice(0, 2)).toEqual([second.slug, first.slug]);
+
+    // One from the bottom to the top.
+    await viewUntilHit(path);
+    await priceSignal(low, () => addTradesWithVolume(sql, low, [{ price: "0.500", shares: "40000000000000" }]));
+    expect(listSlugs((await view(path)).html).slice(0, 3)).toEqual([low.slug, second.slug, first.slug]);
+
+    // Out of the list, and into another sub-category: the page and its sub-category counts follow.
+    const before = subCategoryCounts((await viewUntilHit(path)).hit.html);
+    expect(before[`${token}-sub`]).toBe(3);
+    await priceSignal(low, () => sql`UPDATE markets SET status = 'LOCKED' WHERE id = ${low.id}`);
+    await priceSignal(first, () => sql`UPDATE markets SET sub_category = ${`${token}-other`} WHERE id = ${first.id}`);
+    const after = await view(path);
+    expect(listSlugs(after.html).slice(0, 2)).toEqual([second.slug, first.slug]);
+    expect(subCategoryCounts(after.html)).toMatchObject({ [`${token}-sub`]: 1, [`${token}-other`]: 1 });
+  } finally {
+    // Their volumes would lead the category's list for every other spec.
+    await sql`UPDATE markets SET status = 'LOCKED' WHERE id = ANY(${mine.map((m) => m.id)})`;
+  }
 });

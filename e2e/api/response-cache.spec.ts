@@ -5,10 +5,10 @@
 import type { Socket } from "socket.io-client";
 import { expect, test, testRun } from "../fixtures";
 import { collect, connectClient, join, waitFor, type Received } from "../realtime-helpers";
-import { addOrder, addTrades, makeMarket, type TestMarket } from "../support/markets";
+import { addOrder, addTrades, addTradesWithVolume, makeMarket, type TestMarket } from "../support/markets";
 import { startInstance, type Instance } from "../support/instance";
 import { formatUsdCompact } from "@/lib/ui/format";
-import { relatedRows } from "../support/market-page";
+import { listSlugs, relatedRows } from "../support/page-html";
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
@@ -263,14 +263,14 @@ test("response cache – related markets on a market page follow a burst of trad
   const writes: [string, () => Promise<unknown>][] = [
     ...[0, 6, 2, 7, 4, 1].map((i, n): [string, () => Promise<unknown>] => [
       `a trade in member ${i}`,
-      () => addTrades(sql, members[i], [{ price: "0.500", shares: String(200 * (n + 1)) }]),
+      () => addTradesWithVolume(sql, members[i], [{ price: "0.500", shares: String(200 * (n + 1)) }]),
     ]),
-    ["a trade outside", () => addTrades(sql, outsiders[0], [{ price: "0.500", shares: "9000" }])],
+    ["a trade outside", () => addTradesWithVolume(sql, outsiders[0], [{ price: "0.500", shares: "9000" }])],
     ["o2 takes the tag", () => sql`UPDATE markets SET tags = ${sql.array([tag])} WHERE id = ${outsiders[1].id}`],
     ["the top market of the sub-category leaves it", async () => sql`UPDATE markets SET sub_category = ${`${token}-left`} WHERE id = ${await topOf("sub")}`],
     ["the top market by the tag drops it", async () => sql`UPDATE markets SET tags = '{}' WHERE id = ${await topOf("tag")}`],
     ["o3 joins the sub-category", () => sql`UPDATE markets SET sub_category = ${group} WHERE id = ${outsiders[2].id}`],
-    ["a trade in o2", () => addTrades(sql, outsiders[1], [{ price: "0.500", shares: "5000" }])],
+    ["a trade in o2", () => addTradesWithVolume(sql, outsiders[1], [{ price: "0.500", shares: "5000" }])],
     ["the top market of the sub-category locks (out of the lists)", async () => sql`UPDATE markets SET status = 'LOCKED' WHERE id = ${await topOf("sub")}`],
   ];
   let hits = 0;
@@ -278,7 +278,7 @@ test("response cache – related markets on a market page follow a burst of trad
     for (const [what, write] of writes) {
       await write();
       const since = Date.now();
-      await addTrades(sql, sentinel, [{ price: "0.300" }]);
+      await addTradesWithVolume(sql, sentinel, [{ price: "0.300" }]);
       await waitFor(() => got.every((g) => (g.at(-1)?.receivedAt ?? 0) >= since), 15_000, `the sentinel's signal after "${what}" on both instances`);
       const want = await expected();
       for (const b of bases()) {
@@ -294,4 +294,70 @@ test("response cache – related markets on a market page follow a burst of trad
   }
   expect(views).toBeGreaterThan(40); // the readers really kept renders in flight
   console.log(`related burst: ${views} concurrent views, ${hits} of ${writes.length * 2} checks from memory`);
+});
+
+test("response cache – a list page from the in-memory order follows a burst of trades, moves and new markets, on both instances", async ({ sql }) => {
+  // At the top of the category's list by volume, far above the demo markets.
+  const token = `clist${Date.now().toString(36)}`;
+  const make = (name: string, volume: string) =>
+    makeMarket(sql, { prefix: `${token}-${name}`, status: "ACTIVE", category: "SCIENCE", subCategory: `${token}-sub`, totalVolume: volume });
+  const mine = await Promise.all([5, 4, 3, 2, 1].map((n) => make(`m${n}`, `${n}000000000000`)));
+  const sentinel = await makeMarket(sql, { prefix: `${token}-sentinel`, status: "ACTIVE", category: "CRYPTO", subCategory: `${token}-sentinel` });
+  const path = "/?category=science&sort=volume";
+  const top = async () => {
+    const rows = await sql<{ slug: string }[]>`
+      SELECT slug FROM markets WHERE category = 'SCIENCE' AND status = 'ACTIVE' ORDER BY total_volume DESC, id DESC LIMIT 8`;
+    return rows.map((r) => r.slug);
+  };
+  const page = async (base: string) => {
+    const res = await fetch(`${base}${path}`, { headers: { accept: "text/html" } });
+    return { cache: res.headers.get("x-render-cache"), slugs: listSlugs(await res.text()).slice(0, 8) };
+  };
+  let running = true;
+  let views = 0;
+  const loops = bases().flatMap((b) =>
+    [1, 2].map(async () => {
+      while (running) {
+        await page(b).catch(() => null);
+        views++;
+      }
+    }),
+  );
+  const { got, close } = await watch(sentinel, "price");
+  const trade = (m: TestMarket, shares: string) => addTradesWithVolume(sql, m, [{ price: "0.500", shares }]);
+  const writes: [string, () => Promise<unknown>][] = [
+    ["a trade that moves nothing past another", () => trade(mine[2], "2")],
+    ["m2 past m3", () => trade(mine[3], "3000000000000")],
+    ["m1 to the top", () => trade(mine[4], "20000000000000")],
+    ["m5 out of the lists", () => sql`UPDATE markets SET status = 'LOCKED' WHERE id = ${mine[0].id}`],
+    ["m4 to another category", () => sql`UPDATE markets SET category = 'FINANCE' WHERE id = ${mine[1].id}`],
+    ["a new market at the top", () => make("new", "90000000000000").then((m) => mine.push(m))],
+    ["m5 back into the lists", () => sql`UPDATE markets SET status = 'ACTIVE' WHERE id = ${mine[0].id}`],
+    ["a trade at the bottom of the order", () => make("low", "0").then((m) => (mine.push(m), trade(m, "5")))],
+    // Off the page until now: no tag of the page names it, only the page's slice of the order shows the move.
+    ["the bottom market to the top", () => trade(mine.at(-1)!, "100000000000000")],
+  ];
+  let hits = 0;
+  try {
+    for (const [what, write] of writes) {
+      await write();
+      const since = Date.now();
+      await addTradesWithVolume(sql, sentinel, [{ price: "0.300" }]);
+      await waitFor(() => got.every((g) => (g.at(-1)?.receivedAt ?? 0) >= since), 15_000, `the sentinel's signal after "${what}" on both instances`);
+      const want = await top();
+      for (const b of bases()) {
+        const seen = await page(b);
+        if (seen.cache === "HIT") hits++;
+        expect(seen.slugs, `${b} after "${what}" (${seen.cache})`).toEqual(want);
+      }
+    }
+  } finally {
+    running = false;
+    close();
+    await Promise.all(loops);
+    // Their volumes would lead the lists for every other spec.
+    await sql`UPDATE markets SET status = 'LOCKED' WHERE id = ANY(${mine.map((m) => m.id)})`;
+  }
+  expect(views).toBeGreaterThan(40); // the readers really kept renders in flight
+  console.log(`list burst: ${views} concurrent views, ${hits} of ${writes.length * 2} checks from memory`);
 });

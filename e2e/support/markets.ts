@@ -191,6 +191,16 @@ export async function addTrades(sql: Sql, m: TestMarket, trades: TradeSpec[]): P
   return rows.map((r) => r.id);
 }
 
+/** Trades and the volume they add to their market, in one transaction, as the simulator and imports record them. */
+export async function addTradesWithVolume(sql: postgres.Sql, m: TestMarket, trades: TradeSpec[]): Promise<string[]> {
+  return sql.begin(async (tx) => {
+    const ids = await addTrades(tx, m, trades);
+    const added = trades.reduce((sum, t) => sum + Number(t.price ?? "0.550") * Number(t.shares ?? "1"), 0);
+    await tx`UPDATE markets SET total_volume = total_volume + ${added.toFixed(6)}::numeric WHERE id = ${m.id}`;
+    return ids;
+  });
+}
+
 export interface FullMarket extends TestMarket {
   /** A word found only in this market's question: `?q=<token>` lists it alone. */
   token: string;

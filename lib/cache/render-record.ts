@@ -19,11 +19,16 @@ export interface RenderRecord {
   expiresAt: number;
   /** Set when the render must not be reused, saying why. */
   unfit?: string;
+  /**
+   * What must still hold for the render to be shown again, asked before each reuse: for what no tag
+   * names, like a list's slice of an in-memory order (lib/markets/cache.ts). False or a failure: render anew.
+   */
+  readonly checks: (() => Promise<boolean>)[];
 }
 
 const store = shared("renderRecord", () => new AsyncLocalStorage<RenderRecord>());
 
-export const newRenderRecord = (): RenderRecord => ({ tags: [], expiresAt: Infinity });
+export const newRenderRecord = (): RenderRecord => ({ tags: [], expiresAt: Infinity, checks: [] });
 
 /** Runs `render` with `record` collecting what it reads. */
 export function recordingRender<T>(record: RenderRecord, render: () => T): T {
@@ -35,6 +40,11 @@ export function recordTags(tags: readonly string[]) {
   const record = store.getStore();
   if (!record) return;
   for (const tag of tags) if (!record.tags.includes(tag)) record.tags.push(tag);
+}
+
+/** After a read that no tag covers: what must still hold for the render to be shown again. */
+export function recordCheck(holds: () => Promise<boolean>) {
+  store.getStore()?.checks.push(holds);
 }
 
 /** After a read: until when its answer holds, and whether it may be shown again at all. */

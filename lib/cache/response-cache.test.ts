@@ -160,6 +160,27 @@ describe("response cache", () => {
     expect((await t.cache.get("a", ["x"], async () => ({ value: { v: "next" } }))).status).toBe("MISS");
   });
 
+  it("expire drops an entry that still holds the value a reader found outdated, and no newer one", async () => {
+    const t = setup();
+    await t.cache.get("a", ["x"], t.load); // kept as its text
+    const first = (await t.cache.get("a", ["x"], t.load)).value; // the object parsed from it, handed out while asked
+    expect((await t.cache.get("a", ["x"], t.load)).value).toBe(first);
+    t.cache.expire("a", { ...first }); // an equal object is not the value held
+    expect((await t.cache.get("a", ["x"], t.load)).status).toBe("HIT");
+    t.cache.expire("a", first);
+    const second = await t.cache.get("a", ["x"], t.load);
+    expect(second.status).toBe("MISS");
+    expect(second.value).not.toBe(first);
+    t.cache.expire("a", first); // the old value again: the new entry stays
+    expect((await t.cache.get("a", ["x"], t.load)).status).toBe("HIT");
+    // A value kept as it is (with stated bytes: a rendered page).
+    const page = { body: "<html>" };
+    await t.cache.get("p", [], async () => ({ value: page, bytes: 100 }));
+    expect((await t.cache.get("p", [], t.load)).value).toBe(page);
+    t.cache.expire("p", page);
+    expect((await t.cache.get("p", [], t.load)).status).toBe("MISS");
+  });
+
   it("reports the expiry of what it answers, and weighs a value by its stated bytes", async () => {
     const t = setup({ maxBytes: 4_000 });
     expect((await t.cache.get("a", [], async () => ({ value: 1, expiresAt: 1_000_500 }))).expiresAt).toBe(1_000_500);

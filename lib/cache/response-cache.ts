@@ -171,6 +171,14 @@ export class ResponseCache {
     }
   }
 
+  /** Marks `key`'s entry stale if it still holds `value`: a reader found it outdated by a check no tag stands for. */
+  expire(key: string, value: unknown) {
+    const entry = this.lru.peek(key);
+    if (!entry || entry.staleSince) return;
+    const held = entry.text === undefined ? entry.value : this.parsed.peek(key)?.entry === entry ? this.parsed.peek(key)?.value : undefined;
+    if (held === value) entry.staleSince = this.now();
+  }
+
   /** Nothing held or loading is fresh any more (an announcement that names no entries, a lost stream). */
   invalidateAll() {
     const now = this.now();

@@ -19,18 +19,27 @@ describe("market events – the one parse", () => {
 
   it("reads the groups of the named market (migration 0017); groups it cannot read leave the event whole, not saying them", () => {
     const payload = (r: unknown) => JSON.stringify({ k: "trade", s: "a", m: MARKET, o: OUTCOME, r });
+    const read = (r: unknown) => parseMarketEvent(payload(r))?.groups;
     expect(
-      parseMarketEvent(
-        payload([
-          ["SPORTS", "nba", ["finals", null]],
-          ["SPORTS", "", []],
-        ]),
-      )?.groups,
+      read([
+        ["SPORTS", "nba", ["finals", null], "ACTIVE"],
+        ["SPORTS", "", [], "RESOLVED"],
+      ]),
     ).toEqual([
-      { category: "SPORTS", subCategory: "nba", tags: ["finals"] },
-      { category: "SPORTS", subCategory: "", tags: [] },
+      { category: "SPORTS", subCategory: "nba", tags: ["finals"], status: "ACTIVE" },
+      { category: "SPORTS", subCategory: "", tags: [], status: "RESOLVED" },
     ]);
-    for (const r of [[null], [["SPORTS", "nba"]], [["SPORTS", null, []]], "x", [], null]) {
+    expect(read([["SPORTS", "nba", []]]), "without a status").toEqual([{ category: "SPORTS", subCategory: "nba", tags: [] }]);
+    for (const r of [
+      [null],
+      [["SPORTS", "nba"]],
+      [["SPORTS", null, []]],
+      [["SPORTS", "nba", [], "ACTIVE", "x"]],
+      [["SPORTS", "nba", [], null]],
+      "x",
+      [],
+      null,
+    ]) {
       const event = parseMarketEvent(payload(r));
       expect(event, JSON.stringify(r)).toMatchObject({ kind: "trade", slug: "a", marketId: MARKET, outcomeId: OUTCOME, groups: null });
     }

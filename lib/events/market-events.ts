@@ -24,11 +24,13 @@ export const EVENT_KINDS = {
 export type EventKind = keyof typeof EVENT_KINDS;
 const KINDS = Object.keys(EVENT_KINDS) as [EventKind, ...EventKind[]];
 
-/** What a market's related-markets list is chosen by (lib/markets/queries.ts, listRelatedGroup). */
+/** Where a market is listed: what related-markets lists are chosen by (lib/markets/queries.ts, listRelatedGroup), and its status. */
 export interface MarketGroup {
   category: string;
   subCategory: string;
   tags: string[];
+  /** Absent from a payload of migration 0017's first form. */
+  status?: string;
 }
 
 /** One committed change, as every consumer sees it. */
@@ -40,15 +42,16 @@ export interface MarketEvent {
   /** The outcome it concerns; null when it concerns several outcomes or the market itself. */
   outcomeId: string | null;
   /**
-   * The groups of the named market (migration 0017): its own, and the one it left when the change moved
-   * it. Null when the event names no market, or did not say (an older trigger, a group too long to send).
+   * Where the named market is listed (migration 0017): after the change, and before it too when the change
+   * moved it (category, sub-category, tags or status). Null or absent when the event names no market or
+   * did not say (an older trigger, a place too long to send).
    */
   groups?: MarketGroup[] | null;
 }
 
 /**
  * The wire form: `{k, s?, m?, o?, r?}` (kind, slug, market id, outcome id, groups as
- * `[category, sub_category, tags]`); kept short, NOTIFY payloads are capped at 8 kB.
+ * `[category, sub_category, tags, status]`); kept short, NOTIFY payloads are capped at 8 kB.
  */
 const wire = z.object({
   k: z.string(),
@@ -59,12 +62,18 @@ const wire = z.object({
 });
 
 /** Read on its own: groups that cannot be read leave the event whole, only not saying its groups. */
-const wireGroups = z.array(z.tuple([z.string(), z.string(), z.array(z.string().nullable())]));
+const place = [z.string(), z.string(), z.array(z.string().nullable())] as const;
+const wireGroups = z.array(z.union([z.tuple([...place, z.string()]), z.tuple(place)]));
 
 function groupsOf(r: unknown): MarketGroup[] | null {
   const parsed = wireGroups.safeParse(r);
   if (!parsed.success || parsed.data.length === 0) return null;
-  return parsed.data.map(([category, subCategory, tags]) => ({ category, subCategory, tags: tags.filter((t) => t !== null) }));
+  return parsed.data.map(([category, subCategory, tags, status]) => ({
+    category,
+    subCategory,
+    tags: tags.filter((t) => t !== null),
+    ...(status === undefined ? {} : { status }),
+  }));
 }
 
 /** The listener's own heartbeat travels on the same channel; it is never an event. */

@@ -8,7 +8,7 @@ import { LRUCache } from "lru-cache";
 import { config } from "@/lib/config";
 import { withDatabase } from "@/lib/db/breaker";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { recordResult, recordTags, recordUnfit } from "@/lib/cache/render-record";
+import { recordCheck, recordResult, recordTags, recordUnfit } from "@/lib/cache/render-record";
 import { reportCacheResult } from "@/lib/cache/request-status";
 import { ResponseCache, type CacheResult, type CacheStatus, type Loaded } from "@/lib/cache/response-cache";
 import type { ChangeSubscriber } from "@/lib/events/change-stream";
@@ -54,6 +54,7 @@ export function marketCache(): ResponseCache {
 const LIST = "list"; // every list and sub-category count: any market's visible change
 const LIST_BY_LIQUIDITY = "list:LIQUIDITY"; // lists ordered by a value that resting orders move
 const RELATED = "related"; // every related-markets list: a change whose market's group is not known
+const LIST_MEMBERS = "list:members"; // which markets each list holds (the sub-category counts): a market moved, added or removed
 
 /**
  * The tags of a related-markets group (listRelatedGroup: its category, and its sub-category or any of its
@@ -117,9 +118,9 @@ export async function listMarkets(query: MarketListQuery): Promise<MarketListRes
 async function listFromIndex(query: MarketListQuery): Promise<MarketListResponse | null> {
   let slice: ListSlice | null;
   let status: CacheStatus;
-  // A page render records what it shows, as read() does (lib/cache/render-record.ts): the lists' tags
-  // before the slice, each item's before its read.
-  recordTags(query.sortBy === "LIQUIDITY" ? [LIST, LIST_BY_LIQUIDITY] : [LIST]);
+  // A page render records what it shows, as read() does (lib/cache/render-record.ts): a search's lists'
+  // tags before the slice (any change of a text may change its matches), each item's before its read.
+  if (query.q) recordTags(query.sortBy === "LIQUIDITY" ? [LIST, LIST_BY_LIQUIDITY] : [LIST]);
   try {
     slice = await listIndex().slice(query);
     status = slice?.refreshed ? "MISS" : "HIT";
@@ -130,10 +131,26 @@ async function listFromIndex(query: MarketListQuery): Promise<MarketListResponse
     status = "STALE";
   }
   if (!slice) return null;
+  // Any other list is shown again while its slice is still the order's (a trade moves one market, and the
+  // pages it did not move past hold): checked before each reuse, the changes announced by then read first.
+  if (!query.q) recordCheck(sliceCheck(query, slice));
   const results = await listItems(slice.markets);
   noteResult({ value: null, status, ageS: 0, expiresAt: Infinity });
   for (const result of results) noteResult(result);
   return composePage(query, slice.total, results);
+}
+
+const sliceText = (slice: ListSlice) => `${slice.total} ${slice.markets.map((m) => m.id).join(" ")}`;
+
+/** Whether the order still gives `query` the slice it gave (its ids and total), as of every change announced before the call. */
+function sliceCheck(query: MarketListQuery, slice: ListSlice): () => Promise<boolean> {
+  const seen = sliceText(slice);
+  return async () => {
+    const now = await listIndex()
+      .slice(query)
+      .catch(() => null);
+    return now !== null && sliceText(now) === seen;
+  };
 }
 
 /**
@@ -185,7 +202,7 @@ function listItems(markets: ListSlice["markets"]): Promise<CacheResult<string | 
 }
 
 export function listSubCategories(params: { status: string; category?: string }) {
-  return read(["markets", "sub-categories", params], [LIST], () => loaded(queries.listSubCategories(params)));
+  return read(["markets", "sub-categories", params], [LIST_MEMBERS], () => loaded(queries.listSubCategories(params)));
 }
 
 export function getMarket(key: MarketKey) {
@@ -237,16 +254,18 @@ export function tagsOf(event: MarketEvent): string[] | "all" {
   switch (event.kind) {
     case "trade":
     case "trade_edit": // an outcome's trades: its price, history and book (a fill), the market's volume, the lists
-    case "price": // probabilities or names of one outcome; without one, a market's visible fields
       return [...lists, ...markets, ...(outcome ? [`hist:o:${outcome}`, `book:o:${outcome}`] : [])];
+    case "price": // probabilities or names of one outcome; without one, a market's visible fields (its place too: then two groups)
+      if (outcome) return [...lists, ...markets, `hist:o:${outcome}`, `book:o:${outcome}`];
+      return [...lists, ...(event.groups?.length === 1 ? [] : [LIST_MEMBERS]), ...markets];
     case "orderbook": // resting orders or a venue's book: the book, the market's liquidity, lists by liquidity
       return [LIST_BY_LIQUIDITY, ...markets, ...(outcome ? [`book:o:${outcome}`] : markets.map((t) => `book:${t}`))];
     case "detail": // comments, counters: what the market and the lists show, not its books or histories
       return [...lists, ...markets];
     case "market": // outcomes added or removed, a renamed, re-sourced or deleted market: everything of it
-      return [...lists, ...markets, ...markets.flatMap((t) => [`book:${t}`, `hist:${t}`])];
+      return [...lists, LIST_MEMBERS, ...markets, ...markets.flatMap((t) => [`book:${t}`, `hist:${t}`])];
     case "list": // markets added: no existing entry shows them but the lists (related ones by the new markets' groups)
-      return lists;
+      return [...lists, LIST_MEMBERS];
     case "flush": // users, truncations, and kinds this build does not know
       return "all";
   }

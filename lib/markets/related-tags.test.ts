@@ -48,6 +48,20 @@ describe("related-markets tags", () => {
     expect(tagsOf(event({ kind: "flush", slug: null }))).toBe("all");
   });
 
+  it("sub-category counts are dropped only by a change that moved a market between lists (two places), added or removed one", () => {
+    const place = { category: "SPORTS", subCategory: "nba", tags: [], status: "ACTIVE" };
+    const members = (e: Partial<MarketEvent>) => (tagsOf(event(e)) as string[]).includes("list:members");
+    expect(members({ kind: "trade", groups: [place] })).toBe(false);
+    expect(members({ kind: "trade", groups: null })).toBe(false); // trades never move a market between lists
+    expect(members({ kind: "price", outcomeId: "o1", groups: null })).toBe(false); // an outcome's probability or name
+    expect(members({ kind: "price", outcomeId: null, groups: [place] })).toBe(false); // a market's volume, question …
+    expect(members({ kind: "price", outcomeId: null, groups: [{ ...place, status: "RESOLVED" }, place] })).toBe(true);
+    expect(members({ kind: "price", outcomeId: null, groups: null })).toBe(true); // not said: anything may have moved
+    expect(members({ kind: "detail", outcomeId: null, groups: [place] })).toBe(false);
+    expect(members({ kind: "list", slug: null, groups: undefined })).toBe(true);
+    expect(members({ kind: "market", outcomeId: null, groups: [place] })).toBe(true);
+  });
+
   it("resting orders leave related lists alone, as they leave the lists not sorted by liquidity", () => {
     const tags = tagsOf(event({ kind: "orderbook", groups: [{ category: "SPORTS", subCategory: "nba", tags: [] }] }));
     expect(tags).not.toContain("related");

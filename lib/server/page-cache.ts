@@ -71,6 +71,8 @@ export interface RenderedPage {
   holes: number[];
   /** The gzip form, made when the first reader that accepts gzip asks. */
   gzip?: GzipTemplate;
+  /** What must still hold to show it again (RenderRecord.checks): asked before every reuse. */
+  checks: (() => Promise<boolean>)[];
 }
 
 const CONNECTION_HEADERS = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "date"]);
@@ -139,7 +141,7 @@ class CapturedResponse extends ServerResponse {
         const value = this.getHeader(name)!;
         return [name, Array.isArray(value) ? value : String(value)];
       });
-    return { status: this.statusCode, headers, nonce, body, holes };
+    return { status: this.statusCode, headers, nonce, body, holes, checks: [] };
   }
 }
 
@@ -166,6 +168,7 @@ async function renderPage(req: IncomingMessage, render: Render, record: RenderRe
     if (acceptEncoding !== undefined) req.headers["accept-encoding"] = acceptEncoding;
   }
   const page = res.page(nonce);
+  page.checks = record.checks;
   // Only a whole 200 page, asked before, that read nothing stale or uncached and sets no cookie is shown again.
   const reusable = admit && !record.unfit && page.status === 200 && !headerOf(page, "set-cookie") && !headerOf(page, "content-encoding");
   const headerBytes = page.headers.reduce((n, [name, v]) => n + name.length + String(v).length, 0);
@@ -174,6 +177,12 @@ async function renderPage(req: IncomingMessage, render: Render, record: RenderRe
 }
 
 // ------------------------------------------------------------------ a response
+
+/** Whether every check of a rendered page still holds (a check that fails counts as not). */
+async function holds(page: RenderedPage): Promise<boolean> {
+  const answers = await Promise.all(page.checks.map((check) => check().catch(() => false)));
+  return answers.every(Boolean);
+}
 
 /** Whether Accept-Encoding takes gzip (by name or by *, with a weight above 0). */
 export function acceptsGzip(header: string | string[] | undefined): boolean {
@@ -242,10 +251,21 @@ async function answer(req: IncomingMessage, res: ServerResponse, key: string, re
   const admit = asked.has(key);
   if (!admit) asked.set(key, true);
   try {
-    result = await marketCache().get(key, record.tags, () => {
-      mine = true;
-      return renderPage(req, render, record, admit);
-    });
+    for (let tries = 1; ; tries++) {
+      result = await marketCache().get(key, record.tags, () => {
+        mine = true;
+        return renderPage(req, render, record, admit);
+      });
+      // A render this request did not start (kept, or in flight when it came) is shown only if what no tag
+      // covers still holds now; else it is dropped, and the next render (or one started since) is asked.
+      if (mine || result.status === "STALE" || result.value.checks.length === 0 || (await holds(result.value))) break;
+      marketCache().expire(key, result.value);
+      if (tries === 3) {
+        // Renders keep going out of date under this request (a list moving on every check): its own, uncached.
+        res.setHeader(RENDER_CACHE_HEADER, "BYPASS");
+        return void render(req, res);
+      }
+    }
   } catch (err) {
     // The render this request joined failed: it gets its own, uncached; its own failed: a bland 500.
     if (!mine) return void render(req, res);

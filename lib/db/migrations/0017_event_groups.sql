@@ -1,23 +1,24 @@
--- Every announcement that names a market also says which related-markets groups it belongs to (issue #23):
--- 'r' is a list of [category, sub_category, tags], the market's own after the change, and before it as
--- well when the change moved it (a new category, sub-category or tags). The response cache keys its
--- related-markets lists by these (lib/markets/cache.ts, relatedTags), so a trade drops the lists of the
--- markets that could show the traded one, not every list and every cached market page.
--- A group too long to announce safely (NOTIFY payloads are capped at 8 kB) is sent as null: the cache
--- then drops every related list, as it did for any change before.
+-- Every announcement that names a market also says where it is listed (issue #23): 'r' is a list of
+-- [category, sub_category, tags, status], the market's own after the change, and before it as well
+-- when the change moved it (another category, sub-category, tags or status). The response cache keys
+-- its related-markets lists by these (lib/markets/cache.ts, relatedTags), so a trade drops the lists of
+-- the markets that could show the traded one, not every list and every cached market page; and a
+-- change that names one place only moved no market between lists (the sub-category counts hold).
+-- A place too long to announce safely (NOTIFY payloads are capped at 8 kB) is sent as null: the cache
+-- then drops every related list and count, as it did for any change before.
 
--- A market's group, or null when too long to announce.
-CREATE FUNCTION market_group(m markets) RETURNS json LANGUAGE sql IMMUTABLE AS $$
+-- A market's place, or null when too long to announce.
+CREATE OR REPLACE FUNCTION market_group(m markets) RETURNS json LANGUAGE sql IMMUTABLE AS $$
   SELECT CASE
     WHEN octet_length(m.sub_category) + coalesce(octet_length(array_to_string(m.tags, '')), 0) + 4 * cardinality(m.tags) <= 2000
-    THEN json_build_array(m.category, m.sub_category, m.tags)
+    THEN json_build_array(m.category, m.sub_category, m.tags, m.status)
   END
 $$;
 
--- The groups of a market changed from o to n: n's, and o's too when they differ.
-CREATE FUNCTION market_groups(n markets, o markets) RETURNS json LANGUAGE sql IMMUTABLE AS $$
+-- The places of a market changed from o to n: n's, and o's too when they differ.
+CREATE OR REPLACE FUNCTION market_groups(n markets, o markets) RETURNS json LANGUAGE sql IMMUTABLE AS $$
   SELECT CASE
-    WHEN (n.category, n.sub_category, n.tags) IS NOT DISTINCT FROM (o.category, o.sub_category, o.tags)
+    WHEN (n.category, n.sub_category, n.tags, n.status) IS NOT DISTINCT FROM (o.category, o.sub_category, o.tags, o.status)
     THEN json_build_array(market_group(n))
     ELSE json_build_array(market_group(n), market_group(o))
   END
