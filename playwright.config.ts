@@ -6,6 +6,10 @@ const port = Number(process.env.TEST_PORT ?? 3210);
 const baseURL = `http://127.0.0.1:${port}`;
 const demo = process.env.DEMO === "1";
 const LIST_SPECS = ["api/markets-list.spec.ts", "ui/market-list.spec.ts"];
+// Specs that change the tables others read (the book log's day partitions: DDL, exclusive locks while it
+// runs) run alone, after the rest: a read of a past book beside them waits past the request pool's
+// lock_timeout and gets a 503.
+const ALONE_SPECS = ["api/book-retention.spec.ts"];
 // Video needs Playwright's own ffmpeg build (`npx playwright install ffmpeg`); without it the demo
 // still records a screenshot per step instead of failing.
 const browsersDir = process.env.PLAYWRIGHT_BROWSERS_PATH || `${process.env.HOME}/.cache/ms-playwright`;
@@ -32,8 +36,9 @@ export default defineConfig({
     // has written yet; the specs that write (their own markets, orders, trades) run after them.
     { name: "lists", testMatch: LIST_SPECS, use: { ...devices["Desktop Chrome"] } },
     { name: "demo", testMatch: "demo/**/*.spec.ts", use: { ...devices["Desktop Chrome"], viewport: { width: 1366, height: 900 } } },
-    { name: "api", testMatch: "api/**/*.spec.ts", testIgnore: LIST_SPECS, dependencies: demo ? [] : ["lists", "demo"] },
+    { name: "api", testMatch: "api/**/*.spec.ts", testIgnore: [...LIST_SPECS, ...ALONE_SPECS], dependencies: demo ? [] : ["lists", "demo"] },
     { name: "ui", testMatch: "ui/**/*.spec.ts", testIgnore: LIST_SPECS, use: { ...devices["Desktop Chrome"] }, dependencies: demo ? [] : ["lists", "demo"] },
+    { name: "alone", testMatch: ALONE_SPECS, dependencies: demo ? [] : ["api", "ui"] },
   ],
   webServer: {
     command: "npx tsx scripts/test-server.ts",

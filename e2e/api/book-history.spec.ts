@@ -119,7 +119,7 @@ test.describe("past books (GET …/orderbook/at and …/orderbook/changes)", () 
         `/v1/markets/slug/${m.slug}/orderbook/at?outcomeId=${m.yes}&ts=${ts}`,
       ]) {
         const res = await request.get(url);
-        expect(res.status(), url).toBe(200);
+        expect(res.status(), `${url} ${res.status() === 200 ? "" : await res.text()}`).toBe(200);
         const body = orderBookSchema.strict().parse(await res.json());
         expect(sides(body), `T=${ts} (after statement ${i})`).toEqual(states[i].book);
         expect(body.outcome_id).toBe(m.yes);
