@@ -18,20 +18,26 @@ interface Payload {
   r?: unknown;
 }
 
-/** Every payload of market_events while `run` runs, once its last write's announcement for `marketId` arrived. */
-async function heard(marketId: string, run: () => Promise<unknown>, until: (p: Payload[]) => boolean): Promise<Payload[]> {
+/** The payloads of market_events that `keep` accepts, heard from now until `stop`. */
+async function listening(keep: (p: Payload) => boolean) {
   const listener = postgres(testRun().databaseUrl, { max: 1, onnotice: () => {} });
   const got: Payload[] = [];
+  await listener.listen("market_events", (text) => {
+    const p = JSON.parse(text) as Payload;
+    if (keep(p)) got.push(p);
+  });
+  return { got, stop: () => listener.end() };
+}
+
+/** The payloads naming `marketId` while `run` runs, once `until` says the announcements looked for arrived. */
+async function heard(marketId: string, run: () => Promise<unknown>, until: (p: Payload[]) => boolean): Promise<Payload[]> {
+  const { got, stop } = await listening((p) => p.m === marketId);
   try {
-    await listener.listen("market_events", (text) => {
-      const p = JSON.parse(text) as Payload;
-      if (p.m === marketId) got.push(p);
-    });
     await run();
     await waitFor(() => until(got), 15_000, `announcements of ${marketId}`);
     return got;
   } finally {
-    await listener.end();
+    await stop();
   }
 }
 
@@ -82,13 +88,8 @@ test("event groups – a market moved to another sub-category, other tags or ano
 test("event groups – new and deleted markets name their groups", async ({ sql }) => {
   const sub = `eg-${Date.now().toString(36)}`;
   const slug = `eg-new-${Date.now().toString(36)}`;
-  const listener = postgres(testRun().databaseUrl, { max: 1, onnotice: () => {} });
-  const got: Payload[] = [];
+  const { got, stop } = await listening((p) => p.s === slug);
   try {
-    await listener.listen("market_events", (text) => {
-      const p = JSON.parse(text) as Payload;
-      if (p.s === slug) got.push(p);
-    });
     const { id } = await makeMarket(sql, { slug, category: "SCIENCE", subCategory: sub, columns: { tags: ["x"] } });
     await waitFor(() => got.some((p) => p.k === "list"), 15_000, "the new market's announcement");
     expect(got.find((p) => p.k === "list")?.r).toEqual([["SCIENCE", sub, ["x"], "LOCKED"]]);
@@ -99,7 +100,7 @@ test("event groups – new and deleted markets name their groups", async ({ sql 
     await waitFor(() => got.filter((p) => p.k === "market").length >= 2, 15_000, "the deletion's announcements");
     for (const p of got.filter((x) => x.k === "market")) expect(p.r).toEqual([["SCIENCE", sub, ["x"], "LOCKED"]]);
   } finally {
-    await listener.end();
+    await stop();
   }
 });
 

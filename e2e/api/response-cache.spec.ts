@@ -3,6 +3,7 @@
 // dropped what the commit changed) no answer it gives predates that commit, even while concurrent
 // readers keep loads in flight across every write.
 import type { Socket } from "socket.io-client";
+import type postgres from "postgres";
 import { expect, test, testRun } from "../fixtures";
 import { collect, connectClient, join, waitFor, type Received } from "../realtime-helpers";
 import { addOrder, addTrades, addTradesWithVolume, makeMarket, type TestMarket } from "../support/markets";
@@ -210,6 +211,55 @@ test("response cache – comments, new markets and renamed users reach answers a
   }
 });
 
+type Write = [what: string, write: () => Promise<unknown>];
+
+/**
+ * A page under a burst of writes on both instances: readers keep renders of it in flight all along; after
+ * each write, a trade in `sentinel` (a market the page does not show) is awaited on both instances (its
+ * signal says every write before it was heard), then each instance's page must show what the database says.
+ */
+async function pageFollows<T>(
+  sql: postgres.Sql,
+  opts: { label: string; sentinel: TestMarket; path: string; read: (html: string) => T; expected: () => Promise<T>; writes: Write[] },
+) {
+  const page = async (base: string) => {
+    const res = await fetch(`${base}${opts.path}`, { headers: { accept: "text/html" } });
+    return { cache: res.headers.get("x-render-cache"), shown: opts.read(await res.text()) };
+  };
+  let running = true;
+  let views = 0;
+  const loops = bases().flatMap((b) =>
+    [1, 2].map(async () => {
+      while (running) {
+        await page(b).catch(() => null);
+        views++;
+      }
+    }),
+  );
+  const { got, close } = await watch(opts.sentinel, "price");
+  let hits = 0;
+  try {
+    for (const [what, write] of opts.writes) {
+      await write();
+      const since = Date.now();
+      await addTradesWithVolume(sql, opts.sentinel, [{ price: "0.300" }]);
+      await waitFor(() => got.every((g) => (g.at(-1)?.receivedAt ?? 0) >= since), 15_000, `the sentinel's signal after "${what}" on both instances`);
+      const want = await opts.expected();
+      for (const b of bases()) {
+        const seen = await page(b);
+        if (seen.cache === "HIT") hits++;
+        expect(seen.shown as unknown, `${b} after "${what}" (${seen.cache})`).toEqual(want);
+      }
+    }
+  } finally {
+    running = false;
+    close();
+    await Promise.all(loops);
+  }
+  expect(views).toBeGreaterThan(40); // the readers really kept renders in flight
+  console.log(`${opts.label}: ${views} concurrent views, ${hits} of ${opts.writes.length * 2} checks from memory`);
+}
+
 test("response cache – related markets on a market page follow a burst of trades and moves elsewhere, on both instances", async ({ sql }) => {
   const token = `crel${Date.now().toString(36)}`;
   const group = `${token}-group`;
@@ -234,23 +284,6 @@ test("response cache – related markets on a market page follow a burst of trad
        ORDER BY total_volume DESC, id DESC LIMIT 6`;
     return rows.map((r) => ({ question: r.question, volume: formatUsdCompact(Number(r.volume)) }));
   };
-  const page = async (base: string) => {
-    const res = await fetch(`${base}/markets/${a.slug}`, { headers: { accept: "text/html" } });
-    return { cache: res.headers.get("x-render-cache"), rows: relatedRows(await res.text()) };
-  };
-
-  // Readers keep renders of a's page in flight on both instances across every write.
-  let running = true;
-  let views = 0;
-  const loops = bases().flatMap((b) =>
-    [1, 2].map(async () => {
-      while (running) {
-        await page(b).catch(() => null);
-        views++;
-      }
-    }),
-  );
-  const { got, close } = await watch(sentinel, "price");
   // The top of a's list, by how it is in the group: moves of markets it shows change what it shows.
   const topOf = async (how: "sub" | "tag") => {
     const [top] = await sql<{ id: string }[]>`
@@ -260,11 +293,10 @@ test("response cache – related markets on a market page follow a burst of trad
        ORDER BY total_volume DESC, id DESC LIMIT 1`;
     return top.id;
   };
-  const writes: [string, () => Promise<unknown>][] = [
-    ...[0, 6, 2, 7, 4, 1].map((i, n): [string, () => Promise<unknown>] => [
-      `a trade in member ${i}`,
-      () => addTradesWithVolume(sql, members[i], [{ price: "0.500", shares: String(200 * (n + 1)) }]),
-    ]),
+  const writes: Write[] = [
+    ...[0, 6, 2, 7, 4, 1].map(
+      (i, n): Write => [`a trade in member ${i}`, () => addTradesWithVolume(sql, members[i], [{ price: "0.500", shares: String(200 * (n + 1)) }])],
+    ),
     ["a trade outside", () => addTradesWithVolume(sql, outsiders[0], [{ price: "0.500", shares: "9000" }])],
     ["o2 takes the tag", () => sql`UPDATE markets SET tags = ${sql.array([tag])} WHERE id = ${outsiders[1].id}`],
     ["the top market of the sub-category leaves it", async () => sql`UPDATE markets SET sub_category = ${`${token}-left`} WHERE id = ${await topOf("sub")}`],
@@ -273,27 +305,7 @@ test("response cache – related markets on a market page follow a burst of trad
     ["a trade in o2", () => addTradesWithVolume(sql, outsiders[1], [{ price: "0.500", shares: "5000" }])],
     ["the top market of the sub-category locks (out of the lists)", async () => sql`UPDATE markets SET status = 'LOCKED' WHERE id = ${await topOf("sub")}`],
   ];
-  let hits = 0;
-  try {
-    for (const [what, write] of writes) {
-      await write();
-      const since = Date.now();
-      await addTradesWithVolume(sql, sentinel, [{ price: "0.300" }]);
-      await waitFor(() => got.every((g) => (g.at(-1)?.receivedAt ?? 0) >= since), 15_000, `the sentinel's signal after "${what}" on both instances`);
-      const want = await expected();
-      for (const b of bases()) {
-        const seen = await page(b);
-        if (seen.cache === "HIT") hits++;
-        expect(seen.rows, `${b} after "${what}" (${seen.cache})`).toEqual(want);
-      }
-    }
-  } finally {
-    running = false;
-    close();
-    await Promise.all(loops);
-  }
-  expect(views).toBeGreaterThan(40); // the readers really kept renders in flight
-  console.log(`related burst: ${views} concurrent views, ${hits} of ${writes.length * 2} checks from memory`);
+  await pageFollows(sql, { label: "related burst", sentinel, path: `/markets/${a.slug}`, read: relatedRows, expected, writes });
 });
 
 test("response cache – a list page from the in-memory order follows a burst of trades, moves and new markets, on both instances", async ({ sql }) => {
@@ -309,23 +321,8 @@ test("response cache – a list page from the in-memory order follows a burst of
       SELECT slug FROM markets WHERE category = 'SCIENCE' AND status = 'ACTIVE' ORDER BY total_volume DESC, id DESC LIMIT 8`;
     return rows.map((r) => r.slug);
   };
-  const page = async (base: string) => {
-    const res = await fetch(`${base}${path}`, { headers: { accept: "text/html" } });
-    return { cache: res.headers.get("x-render-cache"), slugs: listSlugs(await res.text()).slice(0, 8) };
-  };
-  let running = true;
-  let views = 0;
-  const loops = bases().flatMap((b) =>
-    [1, 2].map(async () => {
-      while (running) {
-        await page(b).catch(() => null);
-        views++;
-      }
-    }),
-  );
-  const { got, close } = await watch(sentinel, "price");
   const trade = (m: TestMarket, shares: string) => addTradesWithVolume(sql, m, [{ price: "0.500", shares }]);
-  const writes: [string, () => Promise<unknown>][] = [
+  const writes: Write[] = [
     ["a trade that moves nothing past another", () => trade(mine[2], "2")],
     ["m2 past m3", () => trade(mine[3], "3000000000000")],
     ["m1 to the top", () => trade(mine[4], "20000000000000")],
@@ -337,27 +334,10 @@ test("response cache – a list page from the in-memory order follows a burst of
     // Off the page until now: no tag of the page names it, only the page's slice of the order shows the move.
     ["the bottom market to the top", () => trade(mine.at(-1)!, "100000000000000")],
   ];
-  let hits = 0;
   try {
-    for (const [what, write] of writes) {
-      await write();
-      const since = Date.now();
-      await addTradesWithVolume(sql, sentinel, [{ price: "0.300" }]);
-      await waitFor(() => got.every((g) => (g.at(-1)?.receivedAt ?? 0) >= since), 15_000, `the sentinel's signal after "${what}" on both instances`);
-      const want = await top();
-      for (const b of bases()) {
-        const seen = await page(b);
-        if (seen.cache === "HIT") hits++;
-        expect(seen.slugs, `${b} after "${what}" (${seen.cache})`).toEqual(want);
-      }
-    }
+    await pageFollows(sql, { label: "list burst", sentinel, path, read: (html) => listSlugs(html).slice(0, 8), expected: top, writes });
   } finally {
-    running = false;
-    close();
-    await Promise.all(loops);
     // Their volumes would lead the lists for every other spec.
     await sql`UPDATE markets SET status = 'LOCKED' WHERE id = ANY(${mine.map((m) => m.id)})`;
   }
-  expect(views).toBeGreaterThan(40); // the readers really kept renders in flight
-  console.log(`list burst: ${views} concurrent views, ${hits} of ${writes.length * 2} checks from memory`);
 });

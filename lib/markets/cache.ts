@@ -51,7 +51,7 @@ export function marketCache(): ResponseCache {
 
 // ------------------------------------------------------------------ tags: what an entry shows
 
-const LIST = "list"; // every list and sub-category count: any market's visible change
+const LIST = "list"; // every list SQL answered (TRENDING, sub-category, searches) and the watchlist's: any market's visible change
 const LIST_BY_LIQUIDITY = "list:LIQUIDITY"; // lists ordered by a value that resting orders move
 const RELATED = "related"; // every related-markets list: a change whose market's group is not known
 const LIST_MEMBERS = "list:members"; // which markets each list holds (the sub-category counts): a market moved, added or removed
