@@ -42,9 +42,9 @@ export function recordTags(tags: readonly string[]) {
   for (const tag of tags) if (!record.tags.includes(tag)) record.tags.push(tag);
 }
 
-/** After a read that no tag covers: what must still hold for the render to be shown again. */
-export function recordCheck(holds: () => Promise<boolean>) {
-  store.getStore()?.checks.push(holds);
+/** After a read that no tag covers: what must still hold for the render to be shown again (`check()` makes it, in a recorded render only). */
+export function recordCheck(check: () => () => Promise<boolean>) {
+  store.getStore()?.checks.push(check());
 }
 
 /** After a read: until when its answer holds, and whether it may be shown again at all. */

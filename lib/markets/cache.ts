@@ -133,7 +133,7 @@ async function listFromIndex(query: MarketListQuery): Promise<MarketListResponse
   if (!slice) return null;
   // Any other list is shown again while its slice is still the order's (a trade moves one market, and the
   // pages it did not move past hold): checked before each reuse, the changes announced by then read first.
-  if (!query.q) recordCheck(sliceCheck(query, slice));
+  if (!query.q) recordCheck(() => sliceCheck(query, slice));
   const results = await listItems(slice.markets);
   noteResult({ value: null, status, ageS: 0, expiresAt: Infinity });
   for (const result of results) noteResult(result);
