@@ -195,8 +195,7 @@ export async function addTrades(sql: Sql, m: TestMarket, trades: TradeSpec[]): P
 export async function addTradesWithVolume(sql: postgres.Sql, m: TestMarket, trades: TradeSpec[]): Promise<string[]> {
   return sql.begin(async (tx) => {
     const ids = await addTrades(tx, m, trades);
-    const added = trades.reduce((sum, t) => sum + Number(t.price ?? "0.550") * Number(t.shares ?? "1"), 0);
-    await tx`UPDATE markets SET total_volume = total_volume + ${added.toFixed(6)}::numeric WHERE id = ${m.id}`;
+    await tx`UPDATE markets SET total_volume = total_volume + (SELECT sum(price * shares) FROM trades WHERE id = ANY(${ids}::uuid[])) WHERE id = ${m.id}`;
     return ids;
   });
 }

@@ -1,5 +1,5 @@
 // The database's announcements of committed changes: the one definition of their kinds and fields.
-// Triggers (migrations 0002, 0006) send NOTIFY market_events with a JSON payload; the change stream
+// Triggers (migrations 0002, 0006; 0017 adds where the market is listed) send NOTIFY market_events with a JSON payload; the change stream
 // (./change-stream.ts) parses each one once, here, and hands the typed event to every consumer (the
 // response cache drops what it touched, the push channels signal their rooms).
 import { z } from "zod";
@@ -29,7 +29,7 @@ export interface MarketGroup {
   category: string;
   subCategory: string;
   tags: string[];
-  /** Absent from a payload of migration 0017's first form. */
+  /** Read by nobody here: it is in the place so that a change of status sends two places (lib/markets/cache.ts, tagsOf). */
   status?: string;
 }
 
