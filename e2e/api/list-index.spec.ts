@@ -292,3 +292,33 @@ test("list index – a market renamed into and out of a search is in its pages o
     close();
   }
 });
+
+test("list index – a search's matches follow their volumes through a burst of trades, on both instances once each has signalled", async ({ sql }) => {
+  const tag = `vols${Date.now().toString(36)}`;
+  const markets: TestMarket[] = [];
+  for (const [i, volume] of ["300.000000", "200.000000", "100.000000"].entries())
+    markets.push(
+      await makeMarket(sql, { prefix: `list-index-vols-${i}`, status: "ACTIVE", category: "SCIENCE", question: `${tag} market ${i}?`, totalVolume: volume }),
+    );
+  const url = (base: string, sortOrder: string) => `${base}/v1/markets?status=ACTIVE&q=${tag}&sortBy=VOLUME&sortOrder=${sortOrder}&limit=3&offset=0`;
+  const byVolume = async (dir: "ASC" | "DESC") =>
+    (await sql<{ id: string }[]>`SELECT id FROM markets WHERE question LIKE ${`${tag} %`} ORDER BY total_volume ${sql.unsafe(dir)}, id ${sql.unsafe(dir)}`).map(
+      (r) => r.id,
+    );
+  for (const base of bases()) expect((await page(url(base, "DESC"))).body.markets.map((m) => m.id)).toEqual(markets.map((m) => m.id));
+  const { heard, close } = await watch(markets);
+  try {
+    // Each step trades one market past the others (the writer adds the trade's volume, as the simulator does).
+    for (let i = 0; i < 9; i++) {
+      const m = markets[(i * 2) % 3];
+      await heard(() => sql`UPDATE markets SET total_volume = total_volume + ${400 + i} WHERE id = ${m.id}`, `trade ${i}`);
+      for (const base of bases())
+        for (const dir of ["DESC", "ASC"] as const) {
+          const { body } = await page(url(base, dir));
+          expect({ ids: body.markets.map((x) => x.id), total: body.total }, `${base} ${dir} after trade ${i}`).toEqual({ ids: await byVolume(dir), total: 3 });
+        }
+    }
+  } finally {
+    close();
+  }
+});

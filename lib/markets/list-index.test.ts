@@ -277,6 +277,49 @@ describe("ListIndex", () => {
     }
   });
 
+  it("markets that only move (keys, category) keep the searches' matches, in place or sorted again; a text or status change scans again", async () => {
+    const { index, table, changed } = harness(Array.from({ length: 300 }, () => row()));
+    await built(index);
+    const check = async () => {
+      for (const q of ["btc", "kelvin", "b", "caf"])
+        for (const category of [undefined, ...CATEGORIES])
+          for (const sortBy of ["VOLUME", "LIQUIDITY", "ENDING"] as const)
+            for (const sortOrder of ["ASC", "DESC"] as const) {
+              const query = { status: "ACTIVE", category, q, sortBy, sortOrder, limit: 12, offset: 3 } as MarketListQuery;
+              const got = await index.slice(query);
+              expect({ ids: got!.markets.map((m) => m.id), total: got!.total }, JSON.stringify(query)).toEqual(expected(table, query));
+            }
+    };
+    await check();
+    const scans = index.stats.searchScans;
+    const move = (id: string) => {
+      const r = table.get(id)!;
+      table.set(id, { ...r, volume: decimal(), liquidity: decimal(), ends: r.ends + 1, category: pick(CATEGORIES) });
+      changed(id);
+    };
+    // One at a time (edited in place), then a burst above RESORT_AT (sorted again), matches among them.
+    for (let i = 0; i < 30; i++) {
+      move(pick([...table.values()].filter((r) => r.status === "ACTIVE" && ilike(r, "b")).map((r) => r.id)));
+      await check();
+    }
+    for (const id of [...table.keys()].slice(0, 280)) move(id);
+    await check();
+    expect(index.stats.searchScans).toBe(scans);
+    // A market renamed into a needle's matches, then one that changes status: the matches are read again.
+    const renamed = [...table.values()].find((r) => r.status === "ACTIVE" && !ilike(r, "kelvin"))!;
+    table.set(renamed.id, { ...renamed, question: "Kelvin now" });
+    changed(renamed.id);
+    await check();
+    expect(index.stats.searchScans).toBeGreaterThan(scans);
+    const resolved = [...table.values()].find((r) => r.status === "ACTIVE" && ilike(r, "btc") && r.id !== renamed.id)!;
+    table.set(resolved.id, { ...resolved, status: "RESOLVED" });
+    changed(resolved.id);
+    await check();
+    expect(expected(table, { status: "ACTIVE", q: "kelvin", sortBy: "VOLUME", sortOrder: "DESC", limit: 300, offset: 0 } as MarketListQuery).ids).toContain(
+      renamed.id,
+    );
+  });
+
   it("a search typed on starts from the matches kept of its shorter needle, and a change in between is seen", async () => {
     const { index, table, changed } = harness(Array.from({ length: 300 }, () => row()));
     await built(index);

@@ -8,8 +8,9 @@
 // lower case exactly as the database's ILIKE folds them (probed at every rebuild: lib/markets/search-fold.ts),
 // about 45 MB more at 100,000 markets; a search is one pass over an order (5-20 ms at 100,000 markets, where
 // PostgreSQL needs 0.1-1 s for a term its trigram indexes cannot narrow), its matches kept for other
-// sorts, categories and pages and for longer needles until anything moves. Any other q, and a database
-// whose folding differs, stay with SQL.
+// sorts, categories and pages and for longer needles while no market's text or status changes (a trade
+// moves its market in the orders and keeps them). Any other q, and a database whose folding differs,
+// stay with SQL.
 //
 // Exactly as fresh as the SQL it replaces: every announced change of a market (every event names its
 // market) marks that market dirty; a slice is taken only after the dirty markets were read again, in one
@@ -129,9 +130,9 @@ export interface ListSlice {
 }
 
 /**
- * Searches kept until anything moves: a needle's matches per status (another sort, category or a longer
- * needle typed on starts from them) and their pages' orders (the next page is a slice). At most a pointer
- * per market each: 16 MB at 100,000 markets if every one matched.
+ * Searches kept: a needle's matches per status (another sort, category or a longer needle typed on starts
+ * from them) while no market's text or status changes, and their pages' orders (the next page is a slice)
+ * while no market moves. At most a pointer per market each: 16 MB at 100,000 markets if every one matched.
  */
 const SEARCHES_KEPT = 16;
 
@@ -160,9 +161,9 @@ export class ListIndex {
   private folding: Folding | null = null;
   /** Characters of search text held (each one byte: search-fold.ts keeps them ASCII). */
   private textBytes = 0;
-  /** Needles asked lately, per status: the markets whose text holds them. Emptied whenever anything moves. */
+  /** Needles asked lately, per status: the markets whose text holds them. Emptied when a market's text or status changes, or one comes or goes. */
   private readonly found = new LRUCache<string, IndexedMarket[]>({ max: SEARCHES_KEPT });
-  /** The same as orders (status, category, sort and needle): the markets in ascending order. Emptied with them. */
+  /** The same as orders (status, category, sort and needle): the markets in ascending order. Emptied whenever a market moves. */
   private readonly searches = new LRUCache<string, IndexedMarket[]>({ max: SEARCHES_KEPT });
   private stamp = 0;
   readonly stats = { rebuilds: 0, refreshes: 0, refreshed: 0, slices: 0, fallbacks: 0, searches: 0, searchScans: 0 };
@@ -268,7 +269,7 @@ export class ListIndex {
     return { markets, total, refreshed };
   }
 
-  /** The markets of `order` whose text holds `needle`, in its order: kept for the next page until anything moves. */
+  /** The markets of `order` whose text holds `needle`, in its order: kept for the next page until a market moves. */
   private matching(status: string, key: string, order: IndexedMarket[], needle: string): IndexedMarket[] {
     this.stats.searches++;
     const searchKey = `${key}|${needle}`;
@@ -378,27 +379,45 @@ export class ListIndex {
    * did not change stays where it is (most announcements: a trade's price, a comment, the trending sweep).
    * A few moves are edits in place; many (above RESORT_AT) are one pass per order: the moved markets
    * filtered out, then merged back in order.
+   *
+   * A market that only moved (a trade's volume, the same status and text) keeps its object, its keys
+   * rewritten, so the matches kept of each needle (`found`, by object) still hold: a venue that trades
+   * all the time leaves searches a pass over their matches, not a scan of every market's text. Any other
+   * change forgets them.
    */
   private apply(ids: string[], rows: IndexedMarket[]) {
     const fresh = new Map(rows.map((m) => [m.id, m]));
     const leaving: IndexedMarket[] = [];
     const arriving: IndexedMarket[] = [];
+    const moves: [IndexedMarket, IndexedMarket][] = [];
     for (const id of ids) {
       const old = this.markets.get(id);
       const now = fresh.get(id);
       if (old && now && sameKeys(old, now)) continue;
       if (old) leaving.push(old);
-      if (now) arriving.push(now);
+      if (old && now && old.slug === now.slug && old.status === now.status && old.text === now.text) {
+        moves.push([old, now]);
+        arriving.push(old);
+      } else if (now) arriving.push(now);
     }
-    if (leaving.length || arriving.length) this.forgetSearches();
-    if (leaving.length + arriving.length > RESORT_AT) this.merge(leaving, arriving);
-    else {
+    if (moves.length < Math.max(leaving.length, arriving.length)) this.forgetSearches();
+    else if (moves.length) this.searches.clear(); // the orders move: the matches' order is taken again from them
+    // Edited in place, a market leaves its lists by its keys before it takes the new ones.
+    const rekey = () => {
+      for (const [old, now] of moves)
+        Object.assign(old, { category: now.category, VOLUME: now.VOLUME, LIQUIDITY: now.LIQUIDITY, CREATED: now.CREATED, ENDING: now.ENDING });
+    };
+    if (leaving.length + arriving.length > RESORT_AT) {
+      rekey();
+      this.merge(leaving, arriving);
+    } else {
       for (const old of leaving) {
         for (const [list, sort] of this.listsOf(old)) {
           const at = lowerBound(list, old, COMPARE[sort]);
           list.splice(list[at] === old ? at : list.indexOf(old), 1);
         }
       }
+      rekey();
       for (const m of arriving) for (const [list, sort] of this.listsOf(m)) list.splice(lowerBound(list, m, COMPARE[sort]), 0, m);
     }
     for (const old of leaving) {
