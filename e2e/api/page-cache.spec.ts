@@ -358,3 +358,54 @@ test("page cache – a list page from the in-memory order stays in memory while 
     await sql`UPDATE markets SET status = 'LOCKED' WHERE id = ANY(${mine.map((m) => m.id)})`;
   }
 });
+
+test("page cache – a search page from memory stays while trades move no match past another, and is fresh when one does, or a rename adds a match", async ({
+  sql,
+}) => {
+  const token = `pcsrch${Date.now().toString(36)}`;
+  const make = (name: string, volume: string) =>
+    makeMarket(sql, { prefix: `${token}-${name}`, status: "ACTIVE", category: "ENTERTAINMENT", question: `${token} ${name}?`, totalVolume: volume });
+  const first = await make("first", "3000");
+  const second = await make("second", "2000");
+  const low = await make("low", "0");
+  const outside = await makeMarket(sql, { prefix: `${token}-outside`, status: "ACTIVE", category: "ENTERTAINMENT", question: "Not found by the search?" });
+  const mine = [first, second, low, outside];
+  const path = `/?q=${token}&sort=volume`;
+  try {
+    expect(listSlugs((await viewUntilHit(path)).hit.html)).toEqual([first.slug, second.slug, low.slug]);
+
+    // A trade in a market the search does not find: the page comes from memory (it used to be dropped by
+    // any trade; a write of another spec may rename a market meanwhile: one view in five suffices).
+    let kept = false;
+    for (let attempt = 1; attempt <= 5 && !kept; attempt++) {
+      await viewUntilHit(path);
+      await priceSignal(outside, () => addTradesWithVolume(sql, outside, [{ price: "0.500", shares: "2" }]));
+      kept = (await view(path)).cache === "HIT";
+    }
+    expect(kept, "a view after a trade in a market the search does not find came from memory").toBe(true);
+
+    // A trade in a match that moves it past no other: its row shows the trade.
+    await viewUntilHit(path);
+    await priceSignal(second, () => addTradesWithVolume(sql, second, [{ price: "0.500", shares: "1000" }]));
+    const traded = await view(path);
+    expect(listSlugs(traded.html)).toEqual([first.slug, second.slug, low.slug]);
+    expect(traded.html).toContain(formatUsdCompact(2500));
+
+    // The bottom match trades past both others: rendered again, in the new order.
+    await viewUntilHit(path);
+    await priceSignal(low, () => addTradesWithVolume(sql, low, [{ price: "0.500", shares: "20000" }]));
+    const moved = await view(path);
+    expect(moved.cache).toBe("MISS");
+    expect(listSlugs(moved.html)).toEqual([low.slug, first.slug, second.slug]);
+
+    // Renamed into the search, and out of it.
+    await viewUntilHit(path);
+    await priceSignal(outside, () => sql`UPDATE markets SET question = ${`Now ${token.toUpperCase()} too?`}, total_volume = 100000 WHERE id = ${outside.id}`);
+    expect(listSlugs((await view(path)).html)).toEqual([outside.slug, low.slug, first.slug, second.slug]);
+    await viewUntilHit(path);
+    await priceSignal(first, () => sql`UPDATE markets SET question = 'Renamed away?' WHERE id = ${first.id}`);
+    expect(listSlugs((await view(path)).html)).toEqual([outside.slug, low.slug, second.slug]);
+  } finally {
+    await sql`UPDATE markets SET status = 'LOCKED' WHERE id = ANY(${mine.map((m) => m.id)})`;
+  }
+});

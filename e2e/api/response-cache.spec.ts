@@ -341,3 +341,38 @@ test("response cache – a list page from the in-memory order follows a burst of
     await sql`UPDATE markets SET status = 'LOCKED' WHERE id = ANY(${mine.map((m) => m.id)})`;
   }
 });
+
+test("response cache – a search page follows a burst of trades, renames, moves and new markets, on both instances", async ({ sql }) => {
+  const token = `csrch${Date.now().toString(36)}`;
+  const make = (name: string, volume: string, question = `${token} ${name}?`) =>
+    makeMarket(sql, { prefix: `${token}-${name}`, status: "ACTIVE", category: "SCIENCE", question, totalVolume: volume });
+  const mine = await Promise.all([5, 4, 3, 2, 1].map((n) => make(`m${n}`, `${n}000`)));
+  const stranger = await make("stranger", "500", "Found by another word only?");
+  mine.push(stranger);
+  const sentinel = await makeMarket(sql, { prefix: `${token}-sentinel`, status: "ACTIVE", category: "CRYPTO" });
+  const path = `/?q=${token}&sort=volume`;
+  const found = async () => {
+    const rows = await sql<{ slug: string }[]>`
+      SELECT slug FROM markets WHERE status = 'ACTIVE' AND (question ILIKE ${`%${token}%`} OR description ILIKE ${`%${token}%`})
+      ORDER BY total_volume DESC, id DESC LIMIT 8`;
+    return rows.map((r) => r.slug);
+  };
+  const trade = (m: TestMarket, shares: string) => addTradesWithVolume(sql, m, [{ price: "0.500", shares }]);
+  const writes: Write[] = [
+    ["a trade in a market the search does not find", () => trade(stranger, "2")],
+    ["a trade that moves nothing past another", () => trade(mine[2], "2")],
+    ["m2 past m3", () => trade(mine[3], "3000")],
+    ["m1 to the top", () => trade(mine[4], "20000")],
+    ["the stranger renamed into the search", () => sql`UPDATE markets SET question = ${`Now ${token.toUpperCase()}?`} WHERE id = ${stranger.id}`],
+    ["m5 found by its description only", () => sql`UPDATE markets SET question = 'Other words?', description = ${`About ${token}.`} WHERE id = ${mine[0].id}`],
+    ["m4 out of the search", () => sql`UPDATE markets SET question = 'Elsewhere?', description = 'Nothing.' WHERE id = ${mine[1].id}`],
+    ["m3 locked", () => sql`UPDATE markets SET status = 'LOCKED' WHERE id = ${mine[2].id}`],
+    ["a new market at the top", () => make("new", "90000").then((m) => mine.push(m))],
+    ["the stranger traded to the top", () => trade(stranger, "1000000")],
+  ];
+  try {
+    await pageFollows(sql, { label: "search burst", sentinel, path, read: (html) => listSlugs(html), expected: found, writes });
+  } finally {
+    await sql`UPDATE markets SET status = 'LOCKED' WHERE id = ANY(${mine.map((m) => m.id)})`;
+  }
+});

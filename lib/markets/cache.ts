@@ -118,9 +118,6 @@ export async function listMarkets(query: MarketListQuery): Promise<MarketListRes
 async function listFromIndex(query: MarketListQuery): Promise<MarketListResponse | null> {
   let slice: ListSlice | null;
   let status: CacheStatus;
-  // A page render records what it shows, as read() does (lib/cache/render-record.ts): a search's lists'
-  // tags before the slice (any change of a text may change its matches), each item's before its read.
-  if (query.q) recordTags(query.sortBy === "LIQUIDITY" ? [LIST, LIST_BY_LIQUIDITY] : [LIST]);
   try {
     slice = await listIndex().slice(query);
     status = slice?.refreshed ? "MISS" : "HIT";
@@ -131,9 +128,12 @@ async function listFromIndex(query: MarketListQuery): Promise<MarketListResponse
     status = "STALE";
   }
   if (!slice) return null;
-  // Any other list is shown again while its slice is still the order's (a trade moves one market, and the
-  // pages it did not move past hold): checked before each reuse, the changes announced by then read first.
-  if (!query.q) recordCheck(() => sliceCheck(query, slice));
+  // A page render records what it shows (lib/cache/render-record.ts): the page is shown again while its
+  // slice is still the order's (a trade moves one market, and the pages it did not move past hold),
+  // checked before each reuse with the changes announced by then read first; each item by its tags. A
+  // search's slice too: its matches are kept while markets only move (list-index.ts), so the check is a
+  // pass over them, and a change of a text or a status, which may change the matches, is read like any other.
+  recordCheck(() => sliceCheck(query, slice));
   const results = await listItems(slice.markets);
   noteResult({ value: null, status, ageS: 0, expiresAt: Infinity });
   for (const result of results) noteResult(result);
