@@ -20,6 +20,7 @@ const { values, positionals } = parseArgs({
 const base = process.env.APP_URL ?? "http://127.0.0.1:3000";
 const pid = Number(process.env.APP_PID);
 if (!pid) throw new Error("set APP_PID (the server's process id)");
+if (!values["cold-markets"] && positionals.length === 0) throw new Error("name the paths to measure, or --cold-markets");
 const requests = Number(process.env.BENCH_REQUESTS ?? 500);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 2);
 
