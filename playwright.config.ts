@@ -8,8 +8,9 @@ const demo = process.env.DEMO === "1";
 const LIST_SPECS = ["api/markets-list.spec.ts", "ui/market-list.spec.ts"];
 // Specs that change the tables others read (the book log's day partitions: DDL, exclusive locks while it
 // runs) run alone, after the rest: a read of a past book beside them waits past the request pool's
-// lock_timeout and gets a 503.
-const ALONE_SPECS = ["api/book-retention.spec.ts"];
+// lock_timeout and gets a 503. So does the one that kills the test database's LISTEN connections: until
+// the stream is heard again, every instance's cache reads PostgreSQL, and a cache spec beside it fails.
+const ALONE_SPECS = ["api/book-retention.spec.ts", "api/realtime-listen-kill.spec.ts"];
 // Video needs Playwright's own ffmpeg build (`npx playwright install ffmpeg`); without it the demo
 // still records a screenshot per step instead of failing.
 const browsersDir = process.env.PLAYWRIGHT_BROWSERS_PATH || `${process.env.HOME}/.cache/ms-playwright`;

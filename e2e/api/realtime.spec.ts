@@ -4,7 +4,6 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Socket } from "socket.io-client";
 import postgres from "postgres";
-import { LISTENER_APPLICATION_NAME } from "@/lib/events/listener";
 import { expect, test, testRun } from "../fixtures";
 import { createDatabase, startInstance, type Instance } from "../support/instance";
 import { addOrder, addTrades, makeMarket } from "../support/markets";
@@ -324,25 +323,6 @@ test.describe("push channels – signals from the database", () => {
 });
 
 test.describe("push channels – resilience", () => {
-  test("LISTEN – after its database connection is killed, every joined channel is signalled and new writes still are", async ({ sql }) => {
-    const m = await makeMarket(sql, LIVE);
-    const s = await client();
-    const got = collect(s);
-    await join(s, `market:${m.slug}:price`);
-    await join(s, `market:${m.slug}:orderbook`);
-    const killed = await sql`
-      SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
-      WHERE datname = current_database() AND application_name = ${LISTENER_APPLICATION_NAME}`;
-    expect(killed.length).toBeGreaterThan(0);
-    // The resync names no outcome: something may have changed anywhere in the market.
-    await waitFor(() => only(got, "price").length > 0 && only(got, "orderbook").length > 0, 15_000, "resync signals");
-    expect(got.every((g) => g.outcomeId === null)).toBe(true);
-    const n = got.length;
-    await sleep(COALESCE_MS * 2);
-    await addOrder(sql, m);
-    await waitFor(() => got.length > n && got.at(-1)!.outcomeId === m.outcomes[0], 10_000, "signal after LISTEN resumed");
-  });
-
   test.describe(() => {
     // An instance of its own over a database of its own, which the test then closes to connections.
     let db: Awaited<ReturnType<typeof createDatabase>> | undefined;
