@@ -95,6 +95,19 @@ async function priceSignal(m: TestMarket, write: () => Promise<unknown>) {
   }
 }
 
+/**
+ * Whether a view of `path` after `write` (heard on `m`'s price channel) came from memory, in one of five
+ * attempts: a write of another spec may change the page meanwhile.
+ */
+async function keptAfter(path: string, m: TestMarket, write: () => Promise<unknown>) {
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    await viewUntilHit(path);
+    await priceSignal(m, write);
+    if ((await view(path)).cache === "HIT") return true;
+  }
+  return false;
+}
+
 /** A market no other page relates to (its own sub-category, no tags), ending in 60 days: nothing on its pages ticks soon. */
 const quietMarket = (sql: postgres.Sql, prefix: string, extra: Parameters<typeof makeMarket>[1] = {}) =>
   makeMarket(sql, { prefix, status: "ACTIVE", subCategory: `${prefix}-${Date.now().toString(36)}`, endsAt: new Date(Date.now() + 60 * 86_400_000), ...extra });
@@ -318,14 +331,8 @@ test("page cache – a list page from the in-memory order stays in memory while 
   try {
     expect(listSlugs((await viewUntilHit(path)).hit.html).slice(0, 2)).toEqual([first.slug, second.slug]);
 
-    // A trade at the bottom of the order, heard: the page's slice is what it was, so it is served from
-    // memory (a write of another spec may change the list meanwhile: one view in five attempts suffices).
-    let kept = false;
-    for (let attempt = 1; attempt <= 5 && !kept; attempt++) {
-      await viewUntilHit(path);
-      await priceSignal(low, () => addTradesWithVolume(sql, low, [{ price: "0.500", shares: "2" }]));
-      kept = (await view(path)).cache === "HIT";
-    }
+    // A trade at the bottom of the order, heard: the page's slice is what it was, so it is served from memory.
+    const kept = await keptAfter(path, low, () => addTradesWithVolume(sql, low, [{ price: "0.500", shares: "2" }]));
     expect(kept, "a view after a trade that moved no market past the page came from memory").toBe(true);
 
     // A trade that moves the second market past the first: the next view is rendered again, in the new order.
@@ -374,14 +381,8 @@ test("page cache – a search page from memory stays while trades move no match 
   try {
     expect(listSlugs((await viewUntilHit(path)).hit.html)).toEqual([first.slug, second.slug, low.slug]);
 
-    // A trade in a market the search does not find: the page comes from memory (it used to be dropped by
-    // any trade; a write of another spec may rename a market meanwhile: one view in five suffices).
-    let kept = false;
-    for (let attempt = 1; attempt <= 5 && !kept; attempt++) {
-      await viewUntilHit(path);
-      await priceSignal(outside, () => addTradesWithVolume(sql, outside, [{ price: "0.500", shares: "2" }]));
-      kept = (await view(path)).cache === "HIT";
-    }
+    // A trade in a market the search does not find: the page comes from memory (any trade used to drop it).
+    const kept = await keptAfter(path, outside, () => addTradesWithVolume(sql, outside, [{ price: "0.500", shares: "2" }]));
     expect(kept, "a view after a trade in a market the search does not find came from memory").toBe(true);
 
     // A trade in a match that moves it past no other: its row shows the trade.
