@@ -35,6 +35,12 @@ export function collect(socket: Socket): Received[] {
   return got;
 }
 
+/** The signals of one channel kind ("price" or "orderbook") among those collected. */
+export const only = (got: Received[], event: string) => got.filter((s) => s.event === event);
+
+/** The server's default coalescing window of a channel's signals (REALTIME_COALESCE_MS). */
+export const COALESCE_MS = 150;
+
 /** Resolves once `predicate` holds, polling; rejects after `timeoutMs`. */
 export async function waitFor(predicate: () => boolean, timeoutMs = 10_000, what = "condition") {
   const end = Date.now() + timeoutMs;

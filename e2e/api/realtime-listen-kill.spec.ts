@@ -6,11 +6,8 @@
 import { LISTENER_APPLICATION_NAME } from "@/lib/events/listener";
 import { sleep } from "@/lib/dev/tools";
 import { expect, test, testRun } from "../fixtures";
-import { collect, connectClient, join, waitFor, type Received } from "../realtime-helpers";
+import { COALESCE_MS, collect, connectClient, join, only, waitFor } from "../realtime-helpers";
 import { addOrder, makeMarket } from "../support/markets";
-
-const COALESCE_MS = 150; // server default (REALTIME_COALESCE_MS)
-const only = (got: Received[], event: string) => got.filter((s) => s.event === event);
 
 test("LISTEN – after its database connection is killed, every joined channel is signalled and new writes still are", async ({ sql }) => {
   const m = await makeMarket(sql, { prefix: "rt", status: "ACTIVE" });

@@ -8,11 +8,10 @@ import { expect, test, testRun } from "../fixtures";
 import { createDatabase, startInstance, type Instance } from "../support/instance";
 import { addOrder, addTrades, makeMarket } from "../support/markets";
 import { sleep } from "@/lib/dev/tools";
-import { collect, connectClient, emitAck, join, waitFor, type Received } from "../realtime-helpers";
+import { COALESCE_MS, collect, connectClient, emitAck, join, only, waitFor } from "../realtime-helpers";
 
 /** The markets these tests write to: live ones, as a client would watch. */
 const LIVE = { prefix: "rt", status: "ACTIVE" } as const;
-const COALESCE_MS = 150; // server default (REALTIME_COALESCE_MS)
 const sockets: Socket[] = [];
 const client = async (baseURL = testRun().baseURL) => {
   const s = await connectClient(baseURL);
@@ -22,8 +21,6 @@ const client = async (baseURL = testRun().baseURL) => {
 test.afterEach(() => {
   for (const s of sockets.splice(0)) s.disconnect();
 });
-
-const only = (got: Received[], event: string) => got.filter((s) => s.event === event);
 
 test.describe("push channels – protocol", () => {
   test("join – acks ok for both channels of a known market, and leave acks ok", async ({ sql }) => {

@@ -175,7 +175,8 @@ export class ResponseCache {
   expire(key: string, value: unknown) {
     const entry = this.lru.peek(key);
     if (!entry || entry.staleSince) return;
-    const held = entry.text === undefined ? entry.value : this.parsed.peek(key)?.entry === entry ? this.parsed.peek(key)?.value : undefined;
+    const parsed = this.parsed.peek(key);
+    const held = entry.text === undefined ? entry.value : parsed?.entry === entry ? parsed.value : undefined;
     if (held === value) entry.staleSince = this.now();
   }
 

@@ -390,6 +390,7 @@ export class ListIndex {
     const leaving: IndexedMarket[] = [];
     const arriving: IndexedMarket[] = [];
     const moves: [IndexedMarket, IndexedMarket][] = [];
+    let matchesChange = false; // a market came, went, or changed its text or status
     for (const id of ids) {
       const old = this.markets.get(id);
       const now = fresh.get(id);
@@ -398,9 +399,12 @@ export class ListIndex {
       if (old && now && old.slug === now.slug && old.status === now.status && old.text === now.text) {
         moves.push([old, now]);
         arriving.push(old);
-      } else if (now) arriving.push(now);
+      } else {
+        matchesChange = true;
+        if (now) arriving.push(now);
+      }
     }
-    if (moves.length < Math.max(leaving.length, arriving.length)) this.forgetSearches();
+    if (matchesChange) this.forgetSearches();
     else if (moves.length) this.searches.clear(); // the orders move: the matches' order is taken again from them
     // Edited in place, a market leaves its lists by its keys before it takes the new ones.
     const rekey = () => {
