@@ -92,6 +92,7 @@ async function main() {
     REALTIME_HEARTBEAT_MS,
     LOG_REQUESTS,
     WARM_UP_PAGES,
+    WARM_UP_RENDERS,
     WARM_UP_DEADLINE_MS,
   } = config();
   // Checked before anything starts, so that a bad value is not found after seeding and building.
@@ -189,8 +190,8 @@ async function main() {
   // Compile the render path and load the trending markets' reads before anyone waits on them.
   if (WARM_UP_PAGES > 0 && !dev) {
     const paths = await warmUpPaths(sql, WARM_UP_PAGES).catch((err) => (log(`warm-up skipped: ${(err as Error).message}`), []));
-    const r = await warmUp(warmUpRender, paths, { deadlineMs: WARM_UP_DEADLINE_MS });
-    if (paths.length) log(`warmed up: ${r.rendered} pages rendered in ${r.ms} ms (${r.failed} failed, ${r.skipped} left at the deadline)`);
+    const r = await warmUp(warmUpRender, paths, { renders: WARM_UP_RENDERS, deadlineMs: WARM_UP_DEADLINE_MS });
+    if (paths.length) log(`warmed up: ${paths.length} pages, ${r.rendered} renders in ${r.ms} ms (${r.failed} failed, ${r.skipped} left at the deadline)`);
   }
 
   await listen(server, port, hostname);

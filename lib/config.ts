@@ -118,6 +118,12 @@ export const VARIABLES = {
     0,
     10_000,
   ),
+  WARM_UP_RENDERS: int(
+    "Renders of the warm-up in all: past WARM_UP_PAGES the same pages are rendered again from memory, pass after pass, until V8 has optimized the render path. About 5 s more at 100k markets; at most WARM_UP_PAGES renders when lower.",
+    600,
+    0,
+    100_000,
+  ),
   WARM_UP_DEADLINE_MS: ms("The warm-up stops asking for pages after this long.", 20_000),
   // database
   DATABASE_URL: optionalUrl("The PostgreSQL to use; unset: the embedded cluster in EMBEDDED_PG_DIR is started."),

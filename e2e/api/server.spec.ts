@@ -70,11 +70,11 @@ test("server.ts renders the first list page and the trending markets' pages befo
   );
   await sql.end();
   expect(trending).toHaveLength(5);
-  const app = await startInstance({ DATABASE_URL: testRun().databaseUrl, LOG_REQUESTS: "1", WARM_UP_PAGES: "6" });
+  const app = await startInstance({ DATABASE_URL: testRun().databaseUrl, LOG_REQUESTS: "1", WARM_UP_PAGES: "6", WARM_UP_RENDERS: "12" });
   try {
     const out = app.stdout();
     const ready = out.indexOf("ready on");
-    expect(out).toMatch(/warmed up: 6 pages rendered in \d+ ms \(0 failed, 0 left at the deadline\)/);
+    expect(out).toMatch(/warmed up: 6 pages, 12 renders in \d+ ms \(0 failed, 0 left at the deadline\)/);
     expect(out.indexOf("warmed up")).toBeLessThan(ready);
     // What it asked for, from the request log before "ready on": the list page, then the five markets most traded in 24 h.
     const asked = out
@@ -82,7 +82,9 @@ test("server.ts renders the first list page and the trending markets' pages befo
       .split("\n")
       .filter((line) => line.startsWith("{"))
       .map((line) => JSON.parse(line) as { path: string; status: number });
-    expect(asked.map((r) => r.path).sort()).toEqual(["/", ...trending.map((s) => `/markets/${s}`)].sort());
+    // Twelve renders of six pages: each page twice, the second from memory.
+    const pages = ["/", ...trending.map((s) => `/markets/${s}`)];
+    expect(asked.map((r) => r.path).sort()).toEqual([...pages, ...pages].sort());
     expect(asked.every((r) => r.status === 200)).toBe(true);
     // Rendered under a loopback host of its own, so not kept: the first reader's view is rendered for them.
     const page = `${app.baseURL}/markets/${trending[0]}`;

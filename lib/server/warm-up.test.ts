@@ -36,6 +36,30 @@ describe("warmUp", () => {
     expect(r).toMatchObject({ rendered: 0, failed: 0, skipped: 5 });
   });
 
+  it("asks the paths again, pass after pass, until `renders` requests were made", async () => {
+    const seen: string[] = [];
+    const listener: http.RequestListener = (req, res) => {
+      seen.push(req.url ?? "");
+      res.writeHead(200, { "content-type": "text/html" }).end("<p>page</p>");
+    };
+    const r = await warmUp(listener, ["/a", "/b", "/c"], { concurrency: 2, renders: 8 });
+    // Two at once, so they may arrive in another order: counted. The third pass is begun in order.
+    expect(seen.filter((p) => p === "/a").length).toBe(3);
+    expect(seen.filter((p) => p === "/b").length).toBe(3);
+    expect(seen.filter((p) => p === "/c").length).toBe(2);
+    expect(r).toMatchObject({ rendered: 8, failed: 0, skipped: 0 });
+    // Fewer renders than paths: every path is still asked once.
+    seen.length = 0;
+    expect(await warmUp(listener, ["/a", "/b", "/c"], { renders: 1 })).toMatchObject({ rendered: 3 });
+    expect(seen.sort()).toEqual(["/a", "/b", "/c"]);
+  });
+
+  it("counts the renders the deadline left out, passes included", async () => {
+    const listener: http.RequestListener = (req) => void req; // never answers
+    const r = await warmUp(listener, ["/a", "/b"], { concurrency: 1, renders: 6, deadlineMs: 200 });
+    expect(r).toMatchObject({ rendered: 0, failed: 0, skipped: 6 });
+  });
+
   it("does nothing for no paths", async () => {
     expect(await warmUp(() => {}, [])).toMatchObject({ rendered: 0, failed: 0, skipped: 0 });
   });
