@@ -6,15 +6,13 @@
 // nothing else in the code touches globalThis.
 import "server-only";
 import type { AsyncLocalStorage } from "node:async_hooks";
-import type { ServerResponse } from "node:http";
-import type { RenderRecord } from "@/lib/cache/render-record";
-import type { RequestCacheStatus } from "@/lib/cache/request-status";
 import type { ResponseCache } from "@/lib/cache/response-cache";
 import type { Config } from "@/lib/config";
 import type { Breaker } from "@/lib/db/breaker";
 import type { Sql } from "@/lib/db/client";
 import type { ReadRouter } from "@/lib/db/replicas";
 import type { ListIndex } from "@/lib/markets/list-index";
+import type { RequestScope } from "@/lib/request-scope";
 
 export interface ProcessState {
   /** The validated environment (lib/config.ts): parsed once; server.ts sets the embedded cluster's URL into it before Next loads. */
@@ -31,12 +29,12 @@ export interface ProcessState {
   marketsCache: ResponseCache;
   /** The in-memory orders of the lists (lib/markets/list-index.ts): server.ts feeds it from the NOTIFY stream, list reads slice it. */
   listIndex: ListIndex;
-  /** The cache status of the current request (lib/cache/request-status.ts): the cache reports into it, the /v1 wrapper reads it. */
-  cacheStatus: AsyncLocalStorage<RequestCacheStatus>;
-  /** What the page render in progress read (lib/cache/render-record.ts): server.ts opens it around Next's handler, the pages' reads fill it. */
-  renderRecord: AsyncLocalStorage<RenderRecord>;
-  /** The response of the HTML document being rendered (lib/server/document-status.ts): server.ts opens it, a page sets its status. */
-  documentResponse: AsyncLocalStorage<ServerResponse>;
+  /**
+   * What our code keeps for the request in progress (lib/request-scope.ts): the cache status of a /v1 answer
+   * (the cache reports into it, the /v1 wrapper reads it), what a page render read (server.ts opens it around
+   * Next's handler, the pages' reads fill it) and the response of an HTML document (a page sets its status).
+   */
+  requestScope: AsyncLocalStorage<RequestScope>;
 }
 
 type Key = keyof ProcessState;

@@ -2,11 +2,10 @@
 // keeps the rendered HTML exactly as long as everything it shows holds: the tags of every cache entry it
 // read, the earliest instant one of them or the clock changes what it shows, and whether it read
 // anything that must not be reused (a stale or uncached answer, a failed read). Outside a recorded render
-// every call here does nothing. One store per process (lib/process-state.ts): server.ts opens it around
+// every call here does nothing. One store per process (lib/request-scope.ts): server.ts opens it around
 // Next's handler, the reads of lib/markets/cache.ts inside Next's bundles fill it.
 import "server-only";
-import { AsyncLocalStorage } from "node:async_hooks";
-import { shared } from "@/lib/process-state";
+import { inScope, runInScope } from "@/lib/request-scope";
 import type { CacheResult } from "./response-cache";
 
 export interface RenderRecord {
@@ -26,30 +25,28 @@ export interface RenderRecord {
   readonly checks: (() => Promise<boolean>)[];
 }
 
-const store = shared("renderRecord", () => new AsyncLocalStorage<RenderRecord>());
-
 export const newRenderRecord = (): RenderRecord => ({ tags: [], expiresAt: Infinity, checks: [] });
 
 /** Runs `render` with `record` collecting what it reads. */
 export function recordingRender<T>(record: RenderRecord, render: () => T): T {
-  return store.run(record, render);
+  return runInScope("renderRecord", record, render);
 }
 
 /** Before a read: the tags of the entry it will show. */
 export function recordTags(tags: readonly string[]) {
-  const record = store.getStore();
+  const record = inScope("renderRecord");
   if (!record) return;
   for (const tag of tags) if (!record.tags.includes(tag)) record.tags.push(tag);
 }
 
 /** After a read that no tag covers: what must still hold for the render to be shown again (`check()` makes it, in a recorded render only). */
 export function recordCheck(check: () => () => Promise<boolean>) {
-  store.getStore()?.checks.push(check());
+  inScope("renderRecord")?.checks.push(check());
 }
 
 /** After a read: until when its answer holds, and whether it may be shown again at all. */
 export function recordResult(result: CacheResult<unknown>) {
-  const record = store.getStore();
+  const record = inScope("renderRecord");
   if (!record) return;
   // STALE: served for an outage, already outdated. BYPASS: read while the cache hears no invalidations.
   if (result.status === "STALE" || result.status === "BYPASS") record.unfit ??= `a ${result.status} read`;
@@ -58,12 +55,12 @@ export function recordResult(result: CacheResult<unknown>) {
 
 /** A read failed (the page shows its absence) or read around the cache: this render is not to be kept. */
 export function recordUnfit(why: string) {
-  const record = store.getStore();
+  const record = inScope("renderRecord");
   if (record) record.unfit ??= why;
 }
 
 /** The render shows a clock reading (a time, a relative time, a time left) that reads differently from `at` (Unix ms). */
 export function recordClock(at: number) {
-  const record = store.getStore();
+  const record = inScope("renderRecord");
   if (record) record.expiresAt = Math.min(record.expiresAt, at);
 }

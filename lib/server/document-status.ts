@@ -5,11 +5,8 @@
 // instead and sets the status here: server.ts opens the store around Next's handler for each HTML
 // document, and Next writes the head after the page rendered (no page with such a status streams).
 import "server-only";
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { shared } from "@/lib/process-state";
-
-const store = shared("documentResponse", () => new AsyncLocalStorage<ServerResponse>());
+import { inScope, runInScope } from "@/lib/request-scope";
 
 /** Requests of Next's client router (RSC payloads, prefetches, server actions): it follows a non-200 with a full load. */
 const ROUTER_HEADER = /^(?:rsc$|next-|x-nextjs-|x-middleware-)/;
@@ -23,11 +20,11 @@ export function isHtmlDocumentRequest(req: Pick<IncomingMessage, "url" | "header
 
 /** Runs `render` as the render of the HTML document answered on `res`. */
 export function renderingDocument<T>(res: ServerResponse, render: () => T): T {
-  return store.run(res, render);
+  return runInScope("documentResponse", res, render);
 }
 
 /** From a page's render: answer with `status` (e.g. 404 for an unknown market). Elsewhere (a client router's payload) it does nothing. */
 export function setDocumentStatus(status: number): void {
-  const res = store.getStore();
+  const res = inScope("documentResponse");
   if (res && !res.headersSent) res.statusCode = status;
 }
