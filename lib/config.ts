@@ -119,7 +119,7 @@ export const VARIABLES = {
     10_000,
   ),
   WARM_UP_RENDERS: int(
-    "Renders of the warm-up in all: past WARM_UP_PAGES the same pages are rendered again from memory, pass after pass, until V8 has optimized the render path. About 5 s more at 100k markets; at most WARM_UP_PAGES renders when lower.",
+    "Renders of the warm-up in all: past WARM_UP_PAGES the same pages are rendered again from memory, pass after pass, until V8 has optimized the render path. About 7–9 s more at 100k markets; never fewer renders than WARM_UP_PAGES.",
     600,
     0,
     100_000,
