@@ -86,15 +86,13 @@ const toMarket = (r: IndexRow, folding: Folding | null): IndexedMarket => ({
   mark: 0,
 });
 
-const sameKeys = (a: IndexedMarket, b: IndexedMarket) =>
-  a.slug === b.slug &&
-  a.status === b.status &&
-  a.category === b.category &&
-  a.VOLUME === b.VOLUME &&
-  a.LIQUIDITY === b.LIQUIDITY &&
-  a.CREATED === b.CREATED &&
-  a.ENDING === b.ENDING &&
-  a.text === b.text;
+/** What places a market in its status's orders: what a trade may change. */
+const PLACE = ["category", "VOLUME", "LIQUIDITY", "CREATED", "ENDING"] as const;
+
+/** The same market to a search: its text, and the status whose matches hold it. */
+const sameMatch = (a: IndexedMarket, b: IndexedMarket) => a.slug === b.slug && a.status === b.status && a.text === b.text;
+
+const sameKeys = (a: IndexedMarket, b: IndexedMarket) => sameMatch(a, b) && PLACE.every((k) => a[k] === b[k]);
 
 /** ORDER BY key ASC, id ASC (DESC is the exact reverse: both columns flip). uuid order is its lowercase text's. */
 function compareBy(sort: IndexedSort) {
@@ -396,7 +394,7 @@ export class ListIndex {
       const now = fresh.get(id);
       if (old && now && sameKeys(old, now)) continue;
       if (old) leaving.push(old);
-      if (old && now && old.slug === now.slug && old.status === now.status && old.text === now.text) {
+      if (old && now && sameMatch(old, now)) {
         moves.push([old, now]);
         arriving.push(old);
       } else {
@@ -408,8 +406,7 @@ export class ListIndex {
     else if (moves.length) this.searches.clear(); // the orders move: the matches' order is taken again from them
     // Edited in place, a market leaves its lists by its keys before it takes the new ones.
     const rekey = () => {
-      for (const [old, now] of moves)
-        Object.assign(old, { category: now.category, VOLUME: now.VOLUME, LIQUIDITY: now.LIQUIDITY, CREATED: now.CREATED, ENDING: now.ENDING });
+      for (const [old, now] of moves) for (const k of PLACE) (old as Record<(typeof PLACE)[number], unknown>)[k] = now[k];
     };
     if (leaving.length + arriving.length > RESORT_AT) {
       rekey();
