@@ -1,4 +1,4 @@
-// Minimal typing of the autocannon programmatic API used by scripts/bench-api.ts (the package ships none).
+// Minimal typing of the autocannon programmatic API used by scripts/bench-api.ts and scripts/bench-floor.ts (the package ships none).
 declare module "autocannon" {
   interface Options {
     url: string;
@@ -19,6 +19,9 @@ declare module "autocannon" {
     requests: Histogram & { total: number };
     latency: Histogram;
     non2xx: number;
+    "2xx": number;
+    /** Seconds the run lasted. */
+    duration: number;
     errors: number;
     timeouts: number;
   }
