@@ -1,8 +1,9 @@
 // The machine's own pace beside `npm run bench:compare -- --detail`: Next's floor, a dynamic page that reads
 // no database (/watchlist without a cookie: its empty state, layout and metadata), asked like detail.mjs
-// asks a page (16 connections). The same code gives cold market pages 50 to 110 req/s on this kind of
-// machine from one hour to the next (README, "Performance at 100,000 markets"), and the floor moves with
-// it; a cold page's share of the floor is what the code decides. Prints only; never asserts.
+// asks a page (16 connections). Processes of one build served cold market pages at 45 to 111 req/s
+// within an hour on one machine of this kind (README, "Performance at 100,000 markets", stop 40); the floor
+// moves with the machine, so a cold page's share of it compares runs on different days and machines better
+// than req/s alone. Prints only; never asserts.
 //   APP_URL=http://127.0.0.1:3000 DETAIL_JSON='{"page.cold":{"rps":75,…}}' npx tsx scripts/bench-floor.ts
 import autocannon from "autocannon";
 
