@@ -45,12 +45,12 @@ stats() {
 if [ -n "$detail" ]; then
   # Cold (a different market each request) and hot reads of the market endpoints and both pages: detail.mjs.
   out="$(mktemp)"
+  trap 'rm -f "$out"' EXIT # also when detail.mjs fails (set -e)
   node detail.mjs "$APP_URL" "$DATABASE_URL" "${DETAIL_SECONDS:-10}" "${DETAIL_ROUNDS:-2}" | tee "$out"
   stats
   # The machine's pace in the same minutes: Next's floor, and the cold page's share of it (scripts/bench-floor.ts).
   echo "== the machine's pace: Next's floor ($APP_URL/watchlist)"
   (cd "$ROOT" && DETAIL_JSON="$(sed -n 's/^DETAIL_JSON //p' "$out")" APP_URL="$APP_URL" DETAIL_SECONDS="${DETAIL_SECONDS:-10}" npx tsx scripts/bench-floor.ts)
-  rm -f "$out"
   exit 0
 fi
 # The wide mix asks every key once before any comes back: verifying would warm them all first.
