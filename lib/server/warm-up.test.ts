@@ -36,6 +36,16 @@ describe("warmUp", () => {
     expect(r).toMatchObject({ rendered: 0, failed: 0, skipped: 5 });
   });
 
+  it("returns at the deadline even when a request never settles, aborted or not", async () => {
+    let asked = 0;
+    const never = (() => (asked++, new Promise<Response>(() => {}))) as typeof fetch;
+    const started = performance.now();
+    const r = await warmUp(() => {}, ["/a", "/b", "/c"], { concurrency: 2, deadlineMs: 200, fetch: never });
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(asked).toBe(2);
+    expect(r).toMatchObject({ rendered: 0, failed: 0, skipped: 3 });
+  });
+
   it("asks the paths again, pass after pass, until `renders` requests were made", async () => {
     const seen: string[] = [];
     const listener: http.RequestListener = (req, res) => {

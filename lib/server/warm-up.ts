@@ -17,7 +17,7 @@ export interface WarmUpResult {
   rendered: number;
   /** Pages that failed or answered otherwise. */
   failed: number;
-  /** Requests not made because the deadline came first. */
+  /** Requests not made, or not finished, because the deadline came first. */
   skipped: number;
   ms: number;
 }
@@ -30,8 +30,10 @@ export interface WarmUpOptions {
    * pass after pass. A page asked again renders from the reads its first render put in memory.
    */
   renders?: number;
-  /** No new request after this long; those in flight are aborted. */
+  /** No new request after this long; those in flight are aborted, and it returns without waiting for them. */
   deadlineMs?: number;
+  /** Tests: the fetch it asks with (a request that never settles). */
+  fetch?: typeof fetch;
 }
 
 /** The paths to render: the first list pages, then the market pages of the most traded markets of the last 24 hours. */
@@ -46,7 +48,7 @@ export async function warmUpPaths(sql: Sql, pages: number): Promise<string[]> {
 
 /** Asks `listener` for each path over HTTP on 127.0.0.1 (an ephemeral port, closed before it returns). */
 export async function warmUp(listener: http.RequestListener, paths: readonly string[], options: WarmUpOptions = {}): Promise<WarmUpResult> {
-  const { concurrency = 4, deadlineMs = 20_000 } = options;
+  const { concurrency = 4, deadlineMs = 20_000, fetch: ask = fetch } = options;
   const renders = Math.max(paths.length, options.renders ?? 0);
   const started = performance.now();
   const result: WarmUpResult = { rendered: 0, failed: 0, skipped: 0, ms: 0 };
@@ -57,29 +59,45 @@ export async function warmUp(listener: http.RequestListener, paths: readonly str
     server.listen(0, "127.0.0.1", () => resolve());
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const deadline = AbortSignal.timeout(deadlineMs);
+  // The deadline is a timer of its own, not AbortSignal.timeout: Node drops that one's timer once nothing
+  // else holds the signal, and a request that lost its connection mid-render without settling held nothing,
+  // so the server never opened its port (seen twice with two processes starting at once on 2 cores). And it
+  // does not wait for the requests it aborts: one that never settles cannot hold the start either.
+  const stop = new AbortController();
+  const deadline = stop.signal;
+  const timer = setTimeout(() => stop.abort(new DOMException("the warm-up's deadline", "TimeoutError")), deadlineMs);
+  const aborted = new Promise<void>((resolve) => deadline.addEventListener("abort", () => resolve(), { once: true }));
   let next = 0;
+  let inFlight = 0;
+  let returned = false;
   const worker = async () => {
     while (next < renders && !deadline.aborted) {
       const path = paths[next++ % paths.length];
+      inFlight++;
       try {
-        const res = await fetch(base + path, { signal: deadline, headers: { accept: "text/html" } });
+        const res = await ask(base + path, { signal: deadline, headers: { accept: "text/html" } });
         await res.arrayBuffer();
+        if (returned) return;
         if (res.ok) result.rendered++;
         else result.failed++;
       } catch {
+        if (returned) return;
         if (deadline.aborted) result.skipped++;
         else result.failed++;
+      } finally {
+        inFlight--;
       }
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, renders) }, worker));
+    await Promise.race([Promise.all(Array.from({ length: Math.min(concurrency, renders) }, worker)), aborted]);
   } finally {
+    returned = true;
+    result.skipped += inFlight + (renders - next); // what the deadline left out: counted now, as the late ones count nothing
+    clearTimeout(timer);
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
-  result.skipped += renders - next;
   result.ms = Math.round(performance.now() - started);
   return result;
 }
