@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { etagOf, ifNoneMatchHits, wantsCamel } from "./route";
+import { offHeapBytes } from "@/lib/cache/response-cache";
+import { listPageOf } from "@/lib/markets/list-page";
+import { bodyLength, etagOf, ifNoneMatchHits, json, representationOf, wantsCamel } from "./route";
 
 const req = (accept?: string) => new Request("http://x/v1/markets", { headers: accept ? { accept } : {} });
 
@@ -38,5 +40,32 @@ describe("etagOf – weak, quoted, by bytes and media type", () => {
     expect(etagOf('{"a":1}', "application/json")).not.toBe(etagOf('{"a":2}', "application/json"));
     expect(etagOf('{"a":1}', "application/json")).not.toBe(etagOf('{"a":1}', "application/vnd.markets.camel+json"));
     expect(etagOf("x", "application/json")).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
+  });
+});
+
+describe("json – a list page carried as its items' bytes", () => {
+  const items = ['{"id":"a","question":"Zürich – 東京 🚀?"}', '{"id":"b","tags":[]}'];
+  const page = () => listPageOf(items.map(offHeapBytes), 2, 20, 0);
+
+  it("hashes and carries the pieces: the ETag of the same text, a body of its exact bytes when the stream is read", async () => {
+    const text = JSON.stringify(page());
+    const response = json(new Request("http://localhost/v1/markets"), page(), { cache: "list" });
+    expect(response.headers.get("etag")).toBe(etagOf(text, "application/json"));
+    const rep = representationOf(response)!;
+    expect(Array.isArray(rep.body)).toBe(true); // pieces, written as they are by lib/server/api-router.ts
+    expect(bodyLength(rep.body)).toBe(Buffer.byteLength(text));
+    expect(Buffer.concat(rep.body as Buffer[]).toString("utf8")).toBe(text);
+    expect(await response.text()).toBe(text); // a reader of the stream (Next's route handlers) gets the same
+  });
+
+  it("a 304 for its ETag, and the camelCase variant from the parsed items", () => {
+    const etag = json(new Request("http://localhost/v1/markets"), page(), { cache: "list" }).headers.get("etag")!;
+    const again = json(new Request("http://localhost/v1/markets", { headers: { "if-none-match": etag } }), page(), { cache: "list" });
+    expect(again.status).toBe(304);
+    const camel = json(new Request("http://localhost/v1/markets", { headers: { accept: "application/vnd.markets.camel+json" } }), page(), {
+      cache: "list",
+      camel: (d: { markets: { id: string }[] }) => ({ ids: d.markets.map((m) => m.id) }),
+    });
+    expect(representationOf(camel)!.body).toBe('{"ids":["a","b"]}');
   });
 });

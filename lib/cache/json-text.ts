@@ -8,3 +8,15 @@ export const JSON_TEXT = Symbol.for("markets.json-text");
 export function jsonTextOf(value: unknown): string | undefined {
   return typeof value === "object" && value !== null ? (value as { [JSON_TEXT]?: string })[JSON_TEXT] : undefined;
 }
+
+/**
+ * A value put together from parts kept as UTF-8 bytes (the list pages of lib/markets/list-page.ts) may
+ * also carry those bytes in pieces, in order: their concatenation is exactly its JSON text's UTF-8. /v1
+ * hashes and writes them as they are, so the page is never a string, decoded, or copied.
+ */
+export const JSON_PARTS = Symbol.for("markets.json-parts");
+
+/** The UTF-8 pieces of the JSON text a value carries, if it carries them. */
+export function jsonPartsOf(value: unknown): readonly Buffer[] | undefined {
+  return typeof value === "object" && value !== null ? (value as { [JSON_PARTS]?: readonly Buffer[] })[JSON_PARTS] : undefined;
+}

@@ -2,7 +2,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { jsonTextOf } from "./json-text";
-import { ResponseCache, type Loaded } from "./response-cache";
+import { offHeapBytes, ResponseCache, type Loaded } from "./response-cache";
 
 class Outage extends Error {
   code = "ECONNREFUSED";
@@ -268,6 +268,26 @@ describe("response cache", () => {
     expect(hit.status).toBe("HIT");
     expect(hit.value).toEqual(big);
     expect(jsonTextOf(hit.value)).toBe(text);
+  });
+
+  it("keeps an answer that is bytes as it is: the same Buffer on every hit, weighed by its length, never decoded", async () => {
+    const t = setup({ maxBytes: 64_000_000 });
+    const text = JSON.stringify({ id: "m1", question: "Zürich, 東京 and 🚀? ".repeat(1_000) });
+    const item = offHeapBytes(text);
+    expect(item.toString("utf8")).toBe(text);
+    expect(item.buffer.byteLength).toBe(item.length); // memory of its own, not a slice of Node's pool
+    await t.cache.get("item", ["market:m1"], async () => ({ value: item }));
+    expect(t.cache.size.bytes).toBe(item.length + 200); // its length, not JSON.stringify of a Buffer
+    const hit = await t.cache.get("item", ["market:m1"], async () => ({ value: Buffer.from("not this") }));
+    expect(hit.status).toBe("HIT");
+    expect(hit.value).toBe(item);
+    expect(t.cache.size.parsedEntries).toBe(0);
+    t.cache.expire("item", item);
+    expect((await t.cache.get("item", ["market:m1"], async () => ({ value: offHeapBytes("{}") }))).status).toBe("MISS");
+    t.cache.invalidate(["market:m1"]);
+    const stale = await t.cache.get("item", ["market:m1"], async () => Promise.reject(new Outage("down")));
+    expect(stale.status).toBe("STALE");
+    expect((stale.value as Buffer).toString()).toBe("{}");
   });
 
   it("serves a stale answer kept as text as the object it was", async () => {

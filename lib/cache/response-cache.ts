@@ -13,7 +13,9 @@
 // and the object it gives is kept in a small hot tier (an eighth of the budget), so an answer asked again
 // and again is parsed once and stays one object (lib/api/route.ts keeps its body and ETag per object). An
 // answer asked once (the long tail) never reaches the old generation as objects. The parsed object carries
-// its text (lib/cache/json-text.ts): /v1 writes it without serializing it again.
+// its text (lib/cache/json-text.ts): /v1 writes it without serializing it again. Answers that are bytes
+// already (a Buffer: the list items' JSON, made with `offHeapBytes`) are kept as they are and handed out
+// as the same Buffer on every hit, with nothing decoded.
 import { isDeepStrictEqual } from "node:util";
 import { LRUCache } from "lru-cache";
 import { flatString } from "./flat-string";
@@ -73,8 +75,8 @@ interface Load {
   detached: boolean;
 }
 
-/** A value kept as is: its JSON length; a string (an answer kept as JSON text) is its own length, not its JSON-escaped form's. */
-const sizeOf = (value: unknown) => (typeof value === "string" ? value.length : (JSON.stringify(value)?.length ?? 0));
+/** A value kept as is: its JSON length; a string (an answer kept as JSON text) is its own length, not its JSON-escaped form's; bytes their length. */
+const sizeOf = (value: unknown) => (typeof value === "string" ? value.length : Buffer.isBuffer(value) ? value.length : (JSON.stringify(value)?.length ?? 0));
 
 /** The hot tier's share of the byte budget. */
 const PARSED_SHARE = 1 / 8;
@@ -222,7 +224,8 @@ export class ResponseCache {
     key = flatString(key); // held by the LRU and the tag index as long as the entry
     const now = this.now();
     const { value, bytes } = loaded;
-    const text = typeof value === "object" && value !== null && bytes === undefined ? offHeap(this.textOf(value)) : undefined;
+    const isObject = typeof value === "object" && value !== null && !Buffer.isBuffer(value);
+    const text = isObject && bytes === undefined ? offHeapBytes(this.textOf(value)) : undefined;
     tags = tags.map(flatString); // held as long as the entry (and by the tag index)
     this.lru.set(key, {
       value: text === undefined ? value : undefined,
@@ -295,11 +298,12 @@ function deepFreeze(value: object) {
 }
 
 /**
- * A text's UTF-8 bytes in memory of their own: not a slice of Node's shared 8 KB pool, which a kept slice
- * would hold whole. Every text kept is a JSON text (JSON.stringify, or parts of such texts put together),
- * so UTF-8 gives it back exactly.
+ * A text's UTF-8 bytes in memory of their own, outside V8's heap: not a slice of Node's shared 8 KB pool,
+ * which a kept slice would hold whole. Every text kept is a JSON text (JSON.stringify, or parts of such
+ * texts put together), so UTF-8 gives it back exactly. For what is kept: V8 counts such memory toward its
+ * next full collection, so bytes made for one request only would bring those on.
  */
-function offHeap(text: string): Buffer {
+export function offHeapBytes(text: string): Buffer {
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
   bytes.write(text);
   return bytes;

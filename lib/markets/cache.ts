@@ -10,7 +10,7 @@ import { withDatabase } from "@/lib/db/breaker";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { recordCheck, recordResult, recordTags, recordUnfit } from "@/lib/cache/render-record";
 import { reportCacheResult } from "@/lib/cache/request-status";
-import { ResponseCache, type CacheResult, type CacheStatus, type Loaded } from "@/lib/cache/response-cache";
+import { offHeapBytes, ResponseCache, type CacheResult, type CacheStatus, type Loaded } from "@/lib/cache/response-cache";
 import type { ChangeSubscriber } from "@/lib/events/change-stream";
 import type { MarketEvent, MarketGroup } from "@/lib/events/market-events";
 import { shared } from "@/lib/process-state";
@@ -155,14 +155,14 @@ function sliceCheck(query: MarketListQuery, slice: ListSlice): () => Promise<boo
 
 /**
  * The pages put together lately, by the item texts they were made of: asked again with the same items
- * (the same strings, compared by identity) and total, the same object is handed out, so its body and ETag
+ * (the same Buffers, compared by identity) and total, the same object is handed out, so its body and ETag
  * are not made again (lib/api/route.ts keeps them per object). Validated on every read, so never staler
  * than its parts. A page is kept only once its key comes back: the long tail's keys, asked once, must not
  * keep their pages alive (each would survive into the old generation and cost the collector twice).
  */
-const composed = new LRUCache<string, { parts: (string | null)[]; total: number; page: MarketListResponse | null }>({ max: 512 });
+const composed = new LRUCache<string, { parts: (Buffer | null)[]; total: number; page: MarketListResponse | null }>({ max: 512 });
 
-function composePage(query: MarketListQuery, total: number, results: CacheResult<string | null>[]): MarketListResponse {
+function composePage(query: MarketListQuery, total: number, results: CacheResult<Buffer | null>[]): MarketListResponse {
   const key = JSON.stringify(query);
   const parts = results.map((r) => r.value);
   const last = composed.get(key);
@@ -176,18 +176,21 @@ function composePage(query: MarketListQuery, total: number, results: CacheResult
 /**
  * Markets as list items, each one entry tagged with its market alone (id and slug: every event of the
  * market names one of them), so one change drops one item, not every page that shows it. The misses of
- * one call load together, in one query. Kept as JSON text: a string is its size in memory (an item as
- * objects takes about twice) and the collector never walks it; parsing a page of them is ~0.2 ms.
+ * one call load together, in one query. Kept as the UTF-8 bytes of its JSON, outside V8's heap, which the
+ * collector never copies or marks: as strings, each item loaded in the long tail survived two scavenges
+ * and was copied into the old generation (the `wide` mix promoted ~28 MB per scavenge, whose pauses grew
+ * to 30-120 ms, and the heap to 840 MB; README, "Performance at 100,000 markets"). A page decodes its
+ * items into its text (lib/markets/list-page.ts); parsing a page of them (a page render) is ~0.2 ms.
  */
-function listItems(markets: ListSlice["markets"]): Promise<CacheResult<string | null>[]> {
+function listItems(markets: ListSlice["markets"]): Promise<CacheResult<Buffer | null>[]> {
   const loadItem = batchLoads(
     async (ids: string[]) => new Map((await queries.listMarketsByIds(ids)).map((m) => [m.id, m])),
     (id) => id,
   );
-  const loadOne = async (id: string): Promise<Loaded<string | null>> => {
+  const loadOne = async (id: string): Promise<Loaded<Buffer | null>> => {
     const item = await loadItem(id);
     // Gone since the order was read (its removal is being announced): not shown, not kept.
-    return item ? { value: JSON.stringify(item) } : { value: null, expiresAt: 0 };
+    return item ? { value: offHeapBytes(JSON.stringify(item)) } : { value: null, expiresAt: 0 };
   };
   return Promise.all(
     markets.map(({ id, slug }) => {

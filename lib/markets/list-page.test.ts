@@ -1,32 +1,43 @@
 import { describe, expect, it } from "vitest";
 import { JSON_TEXT, jsonTextOf } from "@/lib/cache/json-text";
+import { offHeapBytes } from "@/lib/cache/response-cache";
 import { listPageOf } from "./list-page";
 
 const item = (id: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ id, question: `Will "${id}" pass?\n`, probability: 0.5, outcomes: [{ id: `${id}-o`, name: "Yes ✓" }], ...extra });
+  JSON.stringify({ id, question: `Will "${id}" pass?\n`, probability: 0.5, outcomes: [{ id: `${id}-o`, name: "Yes ✓ 東京 🚀" }], ...extra });
+const bytes = (text: string) => offHeapBytes(text);
+const textOf = (page: unknown) => {
+  const text = jsonTextOf(page);
+  expect(typeof text).toBe("string"); // a string of the request's own: no memory outside the heap per page
+  return text as string;
+};
 
 describe("listPageOf", () => {
-  it("carries exactly JSON.stringify of itself, parts skipped where null", () => {
-    const page = listPageOf([item("a"), null, item("b", { tags: [] })], 4200, 20, 40);
-    expect(jsonTextOf(page)).toBe(JSON.stringify(page));
-    expect(JSON.parse(jsonTextOf(page)!)).toEqual({
+  it("carries exactly JSON.stringify of itself, from its items' UTF-8 bytes, parts skipped where null", () => {
+    const page = listPageOf([bytes(item("a")), null, bytes(item("b", { tags: [] }))], 4200, 20, 40);
+    expect(textOf(page)).toBe(JSON.stringify(page));
+    expect(JSON.parse(textOf(page))).toEqual({
       markets: [JSON.parse(item("a")), JSON.parse(item("b", { tags: [] }))],
       total: 4200,
       limit: 20,
       offset: 40,
     });
     expect(Object.keys(page)).toEqual(["markets", "total", "limit", "offset"]);
+    expect(jsonTextOf(page)).toBe(jsonTextOf(page)); // made once
   });
 
-  it("an empty page", () => {
-    const page = listPageOf([], 0, 20, 100000);
-    expect(jsonTextOf(page)).toBe('{"markets":[],"total":0,"limit":20,"offset":100000}');
-    expect(jsonTextOf(page)).toBe(JSON.stringify(page));
+  it("an empty page, and a page of one", () => {
+    const empty = listPageOf([], 0, 20, 100000);
+    expect(textOf(empty)).toBe('{"markets":[],"total":0,"limit":20,"offset":100000}');
+    expect(textOf(empty)).toBe(JSON.stringify(empty));
+    const one = listPageOf([bytes(item("a"))], 1, 1, 0);
+    expect(textOf(one)).toBe(JSON.stringify(one));
   });
 
   it("parses its items once, when read, and a spread copy is a plain value", () => {
-    const page = listPageOf([item("a")], 1, 20, 0);
+    const page = listPageOf([bytes(item("a"))], 1, 20, 0);
     expect(page.markets).toBe(page.markets);
+    expect(page.markets[0].outcomes[0].name).toBe("Yes ✓ 東京 🚀");
     const copy = { ...page };
     expect(copy.markets[0].id).toBe("a");
     expect(JSON_TEXT in copy).toBe(false);

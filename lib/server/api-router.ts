@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { apiErrorAnswer } from "@/lib/api/headers";
-import { representationOf } from "@/lib/api/route";
+import { type Body, bodyBytes, bodyLength, representationOf } from "@/lib/api/route";
 import { acceptsGzip } from "./page-cache";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;
@@ -130,22 +130,28 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
     headers[name] = value;
   });
   const head = req.method === "HEAD";
-  let body: Buffer | string = "";
+  let body: Buffer | Body = "";
   const rep = representationOf(response);
   if (rep) body = rep.body;
   else if (response.body) body = Buffer.from(await response.arrayBuffer());
   // Every answer of a URL varies by Accept-Encoding (a 304 as much as its 200), whether or not this one is compressed.
   withVary(headers);
-  if (body.length && /json|text/.test(headers["content-type"] ?? "")) {
-    if (Buffer.byteLength(body) >= GZIP_THRESHOLD && acceptsGzip(req.headers["accept-encoding"])) {
+  const length = bodyLength(body);
+  if (length && /json|text/.test(headers["content-type"] ?? "")) {
+    if (length >= GZIP_THRESHOLD && acceptsGzip(req.headers["accept-encoding"])) {
       // A cached answer's representation is compressed once, for every request that gets it.
-      body = rep ? await (rep.gzipped ??= gzip(rep.body)) : await gzip(body);
+      body = rep ? await (rep.gzipped ??= gzip(typeof rep.body === "string" ? rep.body : bodyBytes(rep.body))) : await gzip(body as Buffer | string);
       headers["content-encoding"] = "gzip";
     }
   }
-  if (response.status !== 204 && response.status !== 304) headers["content-length"] = String(Buffer.byteLength(body));
+  if (response.status !== 204 && response.status !== 304) headers["content-length"] = String(bodyLength(body));
   res.writeHead(response.status, headers);
-  res.end(head ? undefined : body);
+  if (head || typeof body === "string" || Buffer.isBuffer(body)) return void res.end(head ? undefined : body);
+  // A body in pieces (a list page of item bytes): one write of them all, nothing copied.
+  res.cork();
+  for (const part of body) res.write(part);
+  res.end();
+  res.uncork();
 }
 
 function fail(req: IncomingMessage, res: ServerResponse, err: unknown) {
