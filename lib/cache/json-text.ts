@@ -1,6 +1,7 @@
-// Values that carry their own JSON text: an answer put together from parts already kept as JSON (the list
-// pages of lib/markets/list-page.ts) can be written out without parsing the parts and serializing them
-// again. lib/api/route.ts uses the text for the primary shape; everything else reads the value as usual.
+// Values that carry their own JSON text: an answer parsed from a text kept (lib/cache/response-cache.ts)
+// is written out without being serialized again, and one put together from parts kept as UTF-8 bytes (the
+// list pages of lib/markets/list-page.ts) without parsing the parts or joining them. lib/api/route.ts uses
+// them for the primary shape; everything else reads the value as usual.
 // Symbol.for: the same key in every bundle.
 export const JSON_TEXT = Symbol.for("markets.json-text");
 

@@ -179,8 +179,8 @@ function composePage(query: MarketListQuery, total: number, results: CacheResult
  * one call load together, in one query. Kept as the UTF-8 bytes of its JSON, outside V8's heap, which the
  * collector never copies or marks: as strings, each item loaded in the long tail survived two scavenges
  * and was copied into the old generation (the `wide` mix promoted ~28 MB per scavenge, whose pauses grew
- * to 30-120 ms, and the heap to 840 MB; README, "Performance at 100,000 markets"). A page decodes its
- * items into its text (lib/markets/list-page.ts); parsing a page of them (a page render) is ~0.2 ms.
+ * to 30-120 ms, and the heap to 840 MB; README, "Performance at 100,000 markets"). /v1 writes a page from
+ * those bytes as they are (lib/markets/list-page.ts); parsing a page of them (a page render) is ~0.2 ms.
  */
 function listItems(markets: ListSlice["markets"]): Promise<CacheResult<Buffer | null>[]> {
   const loadItem = batchLoads(

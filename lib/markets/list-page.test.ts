@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { JSON_TEXT, jsonTextOf } from "@/lib/cache/json-text";
+import { JSON_PARTS, JSON_TEXT, jsonPartsOf, jsonTextOf } from "@/lib/cache/json-text";
 import { offHeapBytes } from "@/lib/cache/response-cache";
 import { listPageOf } from "./list-page";
 
@@ -7,13 +7,13 @@ const item = (id: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ id, question: `Will "${id}" pass?\n`, probability: 0.5, outcomes: [{ id: `${id}-o`, name: "Yes ✓ 東京 🚀" }], ...extra });
 const bytes = (text: string) => offHeapBytes(text);
 const textOf = (page: unknown) => {
-  const text = jsonTextOf(page);
-  expect(typeof text).toBe("string"); // a string of the request's own: no memory outside the heap per page
-  return text as string;
+  const parts = jsonPartsOf(page);
+  expect(parts).toBeDefined();
+  return Buffer.concat(parts!).toString("utf8");
 };
 
 describe("listPageOf", () => {
-  it("carries exactly JSON.stringify of itself, from its items' UTF-8 bytes, parts skipped where null", () => {
+  it("carries exactly the UTF-8 of JSON.stringify of itself in pieces, its items' own bytes among them, parts skipped where null", () => {
     const page = listPageOf([bytes(item("a")), null, bytes(item("b", { tags: [] }))], 4200, 20, 40);
     expect(textOf(page)).toBe(JSON.stringify(page));
     expect(JSON.parse(textOf(page))).toEqual({
@@ -23,7 +23,10 @@ describe("listPageOf", () => {
       offset: 40,
     });
     expect(Object.keys(page)).toEqual(["markets", "total", "limit", "offset"]);
-    expect(jsonTextOf(page)).toBe(jsonTextOf(page)); // made once
+    const a = bytes(item("a"));
+    const pieces = jsonPartsOf(listPageOf([a], 1, 20, 0))!;
+    expect(pieces[1]).toBe(a); // the item's bytes themselves, not a copy
+    expect(jsonTextOf(page)).toBeUndefined(); // no string of the page: /v1 reads the pieces
   });
 
   it("an empty page, and a page of one", () => {
@@ -40,6 +43,7 @@ describe("listPageOf", () => {
     expect(page.markets[0].outcomes[0].name).toBe("Yes ✓ 東京 🚀");
     const copy = { ...page };
     expect(copy.markets[0].id).toBe("a");
+    expect(JSON_PARTS in copy).toBe(false);
     expect(JSON_TEXT in copy).toBe(false);
   });
 });

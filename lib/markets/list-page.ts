@@ -5,7 +5,7 @@
 // Nothing is made per request but the head and tail: bytes of its own per page would count as memory
 // outside the heap, and V8 starts a full collection for every 64 MB of that (one a second in the `wide`
 // mix); a string of the page would be decoded, hashed and encoded again on the way out.
-import { JSON_PARTS, JSON_TEXT } from "@/lib/cache/json-text";
+import { JSON_PARTS } from "@/lib/cache/json-text";
 import type { MarketListItem, MarketListResponse } from "./schemas";
 
 const HEAD = Buffer.from('{"markets":[');
@@ -13,9 +13,7 @@ const COMMA = Buffer.from(",");
 
 export function listPageOf(parts: readonly (Buffer | null)[], total: number, limit: number, offset: number): MarketListResponse {
   const items = parts.filter((p): p is Buffer => p !== null);
-  const tail = () => `],"total":${total},"limit":${limit},"offset":${offset}}`;
   let markets: MarketListItem[] | undefined;
-  let text: string | undefined;
   let pieces: Buffer[] | undefined;
   const page = {} as MarketListResponse;
   // Property order as the type declares it (JSON.stringify follows it): markets, total, limit, offset.
@@ -23,13 +21,12 @@ export function listPageOf(parts: readonly (Buffer | null)[], total: number, lim
   page.total = total;
   page.limit = limit;
   page.offset = offset;
-  Object.defineProperty(page, JSON_TEXT, { get: () => (text ??= `{"markets":[${items.map((b) => b.toString("utf8")).join(",")}${tail()}`) });
   Object.defineProperty(page, JSON_PARTS, {
     get: () => {
       if (pieces) return pieces;
       pieces = [HEAD];
       items.forEach((item, i) => (i ? pieces!.push(COMMA, item) : pieces!.push(item)));
-      pieces.push(Buffer.from(tail()));
+      pieces.push(Buffer.from(`],"total":${total},"limit":${limit},"offset":${offset}}`));
       return pieces;
     },
   });

@@ -59,10 +59,11 @@ export async function warmUp(listener: http.RequestListener, paths: readonly str
     server.listen(0, "127.0.0.1", () => resolve());
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // The deadline is a timer of its own, not AbortSignal.timeout: Node drops that one's timer once nothing
-  // else holds the signal, and a request that lost its connection mid-render without settling held nothing,
-  // so the server never opened its port (seen twice with two processes starting at once on 2 cores). And it
-  // does not wait for the requests it aborts: one that never settles cannot hold the start either.
+  // The deadline is a timer of its own, not AbortSignal.timeout, and it does not wait for the requests it
+  // aborts. Three starts on 2 cores (two of them two processes at once) never opened their port: the
+  // warm-up's loopback port was still open, with no request on it and nothing left to run. Node clears an
+  // AbortSignal.timeout's timer once the signal itself is collected, so a request that never settles and
+  // is held by nothing else would never be aborted; whatever the cause, a request cannot hold the start now.
   const stop = new AbortController();
   const deadline = stop.signal;
   const timer = setTimeout(() => stop.abort(new DOMException("the warm-up's deadline", "TimeoutError")), deadlineMs);
