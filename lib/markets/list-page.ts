@@ -25,7 +25,10 @@ export function listPageOf(parts: readonly (Buffer | null)[], total: number, lim
     get: () => {
       if (pieces) return pieces;
       pieces = [HEAD];
-      items.forEach((item, i) => (i ? pieces!.push(COMMA, item) : pieces!.push(item)));
+      for (const [i, item] of items.entries()) {
+        if (i) pieces.push(COMMA);
+        pieces.push(item);
+      }
       pieces.push(Buffer.from(`],"total":${total},"limit":${limit},"offset":${offset}}`));
       return pieces;
     },
