@@ -181,7 +181,9 @@ function lazyStream(body: readonly Buffer[]): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
     {
       pull(controller) {
-        controller.enqueue(new Uint8Array(bodyBytes(body)));
+        // A view of the one copy (new Uint8Array(buffer) would copy it again): its memory is its own.
+        const bytes = bodyBytes(body);
+        controller.enqueue(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
         controller.close();
       },
     },

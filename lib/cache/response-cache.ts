@@ -76,7 +76,7 @@ interface Load {
 }
 
 /** A value kept as is: its JSON length; a string (an answer kept as JSON text) is its own length, not its JSON-escaped form's; bytes their length. */
-const sizeOf = (value: unknown) => (typeof value === "string" ? value.length : Buffer.isBuffer(value) ? value.length : (JSON.stringify(value)?.length ?? 0));
+const sizeOf = (value: unknown) => (typeof value === "string" || Buffer.isBuffer(value) ? value.length : (JSON.stringify(value)?.length ?? 0));
 
 /** The hot tier's share of the byte budget. */
 const PARSED_SHARE = 1 / 8;

@@ -140,7 +140,7 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
   if (length && /json|text/.test(headers["content-type"] ?? "")) {
     if (length >= GZIP_THRESHOLD && acceptsGzip(req.headers["accept-encoding"])) {
       // A cached answer's representation is compressed once, for every request that gets it.
-      body = rep ? await (rep.gzipped ??= gzip(typeof rep.body === "string" ? rep.body : bodyBytes(rep.body))) : await gzip(body as Buffer | string);
+      body = rep ? await (rep.gzipped ??= gzip(bodyBytes(rep.body))) : await gzip(body as Buffer | string);
       headers["content-encoding"] = "gzip";
     }
   }
