@@ -1,7 +1,9 @@
 // GET /v1/markets/{id} reads a market, its outcomes, comments, top traders and creator in one statement
 // (lib/markets/queries.ts getMarket, the parts as JSON). Its answer must be byte for byte what the five
 // separate reads it replaced answered: those reads are kept here, verbatim, as the reference, and
-// serialised by the same functions (lib/markets/serialize.ts).
+// serialised by the same functions (lib/markets/serialize.ts). Their timestamps are read as postgres.js
+// reads them, as Dates, and printed by Date.toISOString(), as the API printed them before PostgreSQL
+// formatted them itself (lib/markets/rows.ts, IsoTime).
 import { randomUUID } from "node:crypto";
 import type postgres from "postgres";
 import {
@@ -17,10 +19,17 @@ import { commentFromRow, marketDetailFromRow, outcomeFromRow } from "@/lib/marke
 import { expect, test } from "../fixtures";
 import { addTrades, makeFullMarket, makeMarket, makeUsers } from "../support/markets";
 
+type Row = Record<string, unknown>;
+
+/** A row with its Dates as Date.toISOString() prints them. */
+const dated = <R>(row: Row): R => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v])) as R;
+
 /** The detail as the separate reads built it: the market row, then outcomes, comments, traders and creator. */
 async function separateReads(sql: postgres.Sql, id: string) {
-  const [m] = await sql<MarketDetailRow[]>`SELECT ${sql(MARKET_DETAIL_COLUMNS)} FROM markets WHERE id = ${id}::uuid`;
-  const outcomes = await sql<OutcomeRow[]>`SELECT ${sql(OUTCOME_COLUMNS)} FROM outcomes WHERE market_id = ANY(${[m.id]}::uuid[]) ORDER BY market_id, index`;
+  const [m] = (await sql<Row[]>`SELECT ${sql(MARKET_DETAIL_COLUMNS)} FROM markets WHERE id = ${id}::uuid`).map(dated<MarketDetailRow>);
+  const outcomes = (await sql<Row[]>`SELECT ${sql(OUTCOME_COLUMNS)} FROM outcomes WHERE market_id = ANY(${[m.id]}::uuid[]) ORDER BY market_id, index`).map(
+    dated<OutcomeRow>,
+  );
   const comments = await sql<CommentRow[]>`
     SELECT c.id, c.user_id, c.content, c.parent_id, c.likes_count, c.reply_count, c.created_at, u.username, u.profile_image_url
       FROM comments c JOIN users u ON u.id = c.user_id
@@ -87,6 +96,30 @@ test.describe("GET /v1/markets/{id} – the one-statement read answers what the 
     await sql`UPDATE comments SET created_at = created_at + interval '123 microseconds' WHERE market_id = ${m.id} AND likes_count % 2 = 0`;
     await sql`SELECT refresh_market_derived(${[m.id]}::uuid[])`;
     await expectSameAnswer(request, sql, m);
+  });
+
+  test("timestamps at the edges of a millisecond, in other zones, years 1970 and 10000, and null: the text Date made of them, in the detail and the list", async ({
+    request,
+    sql,
+  }) => {
+    const m = await makeMarket(sql, { status: "RESOLVED" });
+    await sql`
+      UPDATE markets SET trading_starts_at = '1999-12-31 23:59:59.9995-05', trading_ends_at = '2026-05-06 07:08:09.999999+00',
+             resolution_date = '10000-01-01 00:00:00+00', resolved_at = '2026-05-06 07:08:10.000001+00', settled_at = '2026-05-06 07:08:10.0009+13:45',
+             created_at = '1970-01-01 00:00:00.0005+00', updated_at = '2026-11-27 20:00:00.123456+00'
+       WHERE id = ${m.id}`;
+    await sql`UPDATE outcomes SET created_at = '2000-02-29 12:00:00.5+00', updated_at = '9999-12-31 23:59:59.999999+00' WHERE market_id = ${m.id}`;
+    await expectSameAnswer(request, sql, m);
+    const detail = await separateReads(sql, m.id);
+    expect(detail.resolution_date).toBe("+010000-01-01T00:00:00.000Z");
+    expect(detail.trading_starts_at).toBe("2000-01-01T04:59:59.999Z");
+    // The list reads its items apart (lib/markets/queries.ts listMarketsByIds): the same text there.
+    const res = await request.get(`/v1/markets?status=RESOLVED&q=${encodeURIComponent(m.slug)}`);
+    expect(res.status()).toBe(200);
+    const [item] = (await res.json()).markets;
+    const times = (x: Record<string, unknown>) => Object.fromEntries(Object.entries(x).filter(([k]) => k.endsWith("_at") || k.endsWith("_date")));
+    expect(times(item)).toEqual(times(detail));
+    expect(item.outcomes.map(times)).toEqual(detail.outcomes.map(times));
   });
 
   test("top traders tied at the cut, volumes with more than six decimals, a self-trade", async ({ request, sql }) => {

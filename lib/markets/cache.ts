@@ -8,6 +8,7 @@ import { LRUCache } from "lru-cache";
 import { config } from "@/lib/config";
 import { withDatabase } from "@/lib/db/breaker";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { batchLoads } from "@/lib/cache/batch-loads";
 import { recordCheck, recordResult, recordTags, recordUnfit } from "@/lib/cache/render-record";
 import { reportCacheResult } from "@/lib/cache/request-status";
 import { offHeapBytes, ResponseCache, type CacheResult, type CacheStatus, type Loaded } from "@/lib/cache/response-cache";
@@ -173,20 +174,31 @@ function composePage(query: MarketListQuery, total: number, results: CacheResult
   return page;
 }
 
+/** At most this many list items in one statement (a flood of pages in one turn becomes several). */
+const ITEMS_PER_LOAD = 500;
+
+/**
+ * The list items missed by every page read in one turn of the loop, loaded together: under load many
+ * requests are read in one turn, and one statement for all of their misses costs the main thread far
+ * less than one each (each is a write to the database's socket and a result to parse). The statement
+ * starts after every request of the turn asked, so it reads at least as late as each of them would have.
+ */
+const loadItem = batchLoads(
+  async (ids: string[]) => new Map((await queries.listMarketsByIds(ids)).map((m) => [m.id, m])),
+  (id: string) => id,
+  ITEMS_PER_LOAD,
+);
+
 /**
  * Markets as list items, each one entry tagged with its market alone (id and slug: every event of the
- * market names one of them), so one change drops one item, not every page that shows it. The misses of
- * one call load together, in one query. Kept as the UTF-8 bytes of its JSON, outside V8's heap, which the
+ * market names one of them), so one change drops one item, not every page that shows it. The misses
+ * load together (loadItem). Kept as the UTF-8 bytes of its JSON, outside V8's heap, which the
  * collector never copies or marks: as strings, each item loaded in the long tail survived two scavenges
  * and was copied into the old generation (the `wide` mix promoted ~28 MB per scavenge, whose pauses grew
  * to 30-120 ms, and the heap to 840 MB; README, "Performance at 100,000 markets"). /v1 writes a page from
  * those bytes as they are (lib/markets/list-page.ts); parsing a page of them (a page render) is ~0.2 ms.
  */
 function listItems(markets: ListSlice["markets"]): Promise<CacheResult<Buffer | null>[]> {
-  const loadItem = batchLoads(
-    async (ids: string[]) => new Map((await queries.listMarketsByIds(ids)).map((m) => [m.id, m])),
-    (id) => id,
-  );
   const loadOne = async (id: string): Promise<Loaded<Buffer | null>> => {
     const item = await loadItem(id);
     // Gone since the order was read (its removal is being announced): not shown, not kept.
@@ -335,26 +347,6 @@ async function readEach<V>(
     }
     const { key, tags } = entry(o);
     return read(key, tags, async () => (await loadOne(o))!);
-  };
-}
-
-/**
- * One load for the misses of one batch or page: the reads start in one loop (synchronously), each miss
- * queues its key, and the queue goes out as one `loadMany` on the next turn. Each caller gets its key's
- * value (undefined when the load did not return it).
- */
-function batchLoads<K, V>(loadMany: (keys: K[]) => Promise<Map<string, V>>, idOf: (key: K) => string): (key: K) => Promise<V | undefined> {
-  let queued: K[] = [];
-  let batch: Promise<Map<string, V>> | null = null;
-  return (key) => {
-    queued.push(key);
-    batch ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-      const group = queued;
-      queued = [];
-      batch = null;
-      return loadMany(group);
-    });
-    return batch.then((loaded) => loaded.get(idOf(key)));
   };
 }
 

@@ -12,6 +12,7 @@ import { changeOf, rebuildBook, type BookChange } from "./book-log";
 import { buildNativeBook, formatExternalBook } from "./order-book";
 import { bucketTrades, historyWindow } from "./price-history";
 import {
+  ISO_TIME_COLUMNS,
   MARKET_COLUMNS,
   MARKET_DETAIL_COLUMNS,
   OUTCOME_COLUMNS,
@@ -51,6 +52,25 @@ type Fragment = postgres.Fragment;
 
 const MAX_TS = 100_000_000_000; // year 5138: keeps to_timestamp() in range for any integer a client sends
 const MAX_OFFSET = 2 ** 53;
+
+/**
+ * A select list of `columns` (of `alias`, if given), each named as itself, the timestamps among them
+ * (ISO_TIME_COLUMNS) as the API's ISO text (rows.ts, IsoTime): "Z" and milliseconds, truncated as
+ * Date.toISOString() truncates; years outside 1-9999 as PostgreSQL's own text, which
+ * lib/markets/serialize.ts reads through Date as before. Column names come from the lists in rows.ts,
+ * never from input.
+ */
+function columnsSql(sql: Sql, columns: readonly string[], alias?: string): Fragment {
+  return sql.unsafe(
+    columns
+      .map((c) => {
+        const col = alias ? `${alias}.${c}` : c;
+        if (!ISO_TIME_COLUMNS.has(c)) return col;
+        return `CASE WHEN ${col} >= '0001-01-01T00:00:00Z' AND ${col} < '10000-01-01T00:00:00Z' THEN to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') ELSE ${col}::text END AS ${c}`;
+      })
+      .join(", "),
+  ) as unknown as Fragment;
+}
 
 /**
  * The stored column each sortBy orders by (docs/api.md, "Sorting"), never interpolated from input. Each has a
@@ -162,7 +182,7 @@ async function listByStoredKey(f: ListFilter, sortBy: Exclude<SortBy, "TRENDING"
   const sql = await readDb();
   const dir = direction(sql, order);
   const page = (plan: "walk" | "all") => sql<MarketRow[]>`
-    SELECT ${sql(MARKET_COLUMNS.map((c) => `m.${c}`))}
+    SELECT ${columnsSql(sql, MARKET_COLUMNS, "m")}
       FROM (${storedOrderPage(sql, { filter: f, key: SORT_KEYS[sortBy], dir, take: limit, skip, plan })}) p
       JOIN markets m ON m.id = p.id
      ORDER BY p.k ${dir}, p.id ${dir}`;
@@ -203,7 +223,7 @@ async function listTrending(f: ListFilter, order: SortOrder, limit: number, skip
         SELECT c.id, c.k - coalesce(a.v, 0) AS k FROM candidates c LEFT JOIN aged a ON a.market_id = c.id
          ORDER BY 2 ${dir}, 1 ${dir} LIMIT ${limit} OFFSET ${skip}
       )
-      SELECT ${sql(MARKET_COLUMNS.map((c) => `m.${c}`))} FROM page p JOIN markets m ON m.id = p.id
+      SELECT ${columnsSql(sql, MARKET_COLUMNS, "m")} FROM page p JOIN markets m ON m.id = p.id
        ORDER BY p.k ${dir}, p.id ${dir}`;
     const stored = (plan: "walk" | "all") => storedOrderPage(sql, { filter: f, key: SORT_KEYS.TRENDING, dir, take, skip: 0, plan });
     if (!f.pattern || take > SEARCH_WALK_ROWS) return page(stored("all"));
@@ -217,7 +237,7 @@ async function listTrending(f: ListFilter, order: SortOrder, limit: number, skip
 async function outcomesByMarket(marketIds: string[]): Promise<Map<string, Outcome[]>> {
   const sql = await readDb();
   const rows = marketIds.length
-    ? await sql<OutcomeRow[]>`SELECT ${sql(OUTCOME_COLUMNS)} FROM outcomes WHERE market_id = ANY(${marketIds}::uuid[]) ORDER BY market_id, index`
+    ? await sql<OutcomeRow[]>`SELECT ${columnsSql(sql, OUTCOME_COLUMNS)} FROM outcomes WHERE market_id = ANY(${marketIds}::uuid[]) ORDER BY market_id, index`
     : [];
   const byMarket = new Map<string, Outcome[]>();
   for (const r of rows) {
@@ -265,7 +285,10 @@ export async function marketSlugExists(slug: string): Promise<boolean> {
 /** Its outcomes in index order. */
 const outcomesJson = (sql: Sql) => sql`
   SELECT coalesce(json_agg(o ORDER BY o.index), '[]') FROM (
-    SELECT ${sql(OUTCOME_COLUMNS.filter((c) => c !== "probability"))}, probability::text AS probability
+    SELECT ${columnsSql(
+      sql,
+      OUTCOME_COLUMNS.filter((c) => c !== "probability"),
+    )}, probability::text AS probability
       FROM outcomes WHERE market_id = m.id) o`;
 
 /** The 50 newest comments with their authors; reply counts are maintained (migration 0005). */
@@ -297,7 +320,6 @@ const topTradersJson = (sql: Sql) => sql`
 const creatorJson = (sql: Sql) => sql`
   SELECT json_build_object('id', u.id, 'username', u.username, 'profile_image_url', u.profile_image_url) FROM users u WHERE u.id = m.creator_id`;
 
-const outcomeRowOf = (o: JsonRow<OutcomeRow>): OutcomeRow => ({ ...o, created_at: new Date(o.created_at), updated_at: new Date(o.updated_at) });
 const commentRowOf = (c: JsonRow<CommentRow>): CommentRow => ({ ...c, created_at: new Date(c.created_at) });
 
 /**
@@ -308,7 +330,7 @@ export async function getMarket(key: MarketKey): Promise<MarketDetail | null> {
   const sql = await readDb();
   if (!validKey(key)) return null;
   const [m] = await sql<MarketDetailPartsRow[]>`
-    SELECT ${sql(MARKET_DETAIL_COLUMNS.map((c) => `m.${c}`))},
+    SELECT ${columnsSql(sql, MARKET_DETAIL_COLUMNS, "m")},
            (${outcomesJson(sql)}) AS outcomes,
            (${newestCommentsJson(sql)}) AS comments,
            (${topTradersJson(sql)}) AS top_traders,
@@ -317,7 +339,7 @@ export async function getMarket(key: MarketKey): Promise<MarketDetail | null> {
      WHERE ${keySql(sql, key, "m.")}`;
   if (!m) return null;
   return marketDetailFromRow(m, {
-    outcomes: m.outcomes.map((o) => outcomeFromRow(outcomeRowOf(o))),
+    outcomes: m.outcomes.map(outcomeFromRow),
     comments: m.comments.map((c) => commentFromRow(commentRowOf(c))),
     topTraders: m.top_traders,
     creator: m.creator,
@@ -843,9 +865,11 @@ export async function listMarketsByIds(ids: string[]): Promise<MarketListRespons
   const valid = ids.filter(isUuid);
   if (valid.length === 0) return [];
   const sql = await readDb();
-  const rows = await sql<MarketRow[]>`SELECT ${sql(MARKET_COLUMNS)} FROM markets WHERE id = ANY(${valid}::uuid[])`;
-  const outcomes = await outcomesByMarket(rows.map((r) => r.id));
-  return rows.map((r) => marketListItemFromRow(r, outcomes.get(r.id) ?? []));
+  // One statement, the outcomes as JSON (getMarket's outcomesJson): the misses of the long tail are a
+  // round trip each, not two in a row.
+  const rows = await sql<(MarketRow & { outcomes: OutcomeRow[] })[]>`
+    SELECT ${columnsSql(sql, MARKET_COLUMNS, "m")}, (${outcomesJson(sql)}) AS outcomes FROM markets m WHERE m.id = ANY(${valid}::uuid[])`;
+  return rows.map((r) => marketListItemFromRow(r, r.outcomes.map(outcomeFromRow)));
 }
 
 /**
@@ -891,7 +915,7 @@ export async function listRelatedGroup(g: { category: Category; sub_category: st
   const sql = await readDb();
   const related = sql`m.category = ${g.category}
     AND (${g.sub_category ? sql`m.sub_category = ${g.sub_category}` : sql`false`} OR m.tags && ${g.tags}::text[])`;
-  const columns = sql(MARKET_COLUMNS.map((c) => `m.${c}`));
+  const columns = columnsSql(sql, MARKET_COLUMNS, "m");
   const n = RELATED_MAX + 1;
   const rows = await sql<(MarketRow & { g: number })[]>`
     WITH active AS (

@@ -1,12 +1,14 @@
 // Typed rows (lib/markets/rows.ts: numerics as strings, timestamptz as Date) → the API's snake_case shape.
 import { type CandleWindow, nextEndTs } from "./candles";
 import { fixed, trimDecimal } from "./decimal";
-import type { CandleRow, CommentRow, MarketDetailRow, MarketRow, OutcomeRow, TopTraderRow, TradeRow, UserRefRow } from "./rows";
+import type { CandleRow, CommentRow, IsoTime, MarketDetailRow, MarketRow, OutcomeRow, TopTraderRow, TradeRow, UserRefRow } from "./rows";
 import type { Candle, Candles, Comment, MarketDetail, MarketListItem, Outcome, Trade } from "./schemas";
 import { safeUrl } from "./urls";
 
 const iso = (d: Date) => d.toISOString();
-const ts = (d: Date | null) => (d ? d.toISOString() : null);
+/** A market's or outcome's timestamp (rows.ts, IsoTime): PostgreSQL's ISO text as it is; a year outside 1-9999 through Date, as before. */
+const isoTime = (t: IsoTime) => (t.endsWith("Z") ? t : new Date(t).toISOString());
+const ts = (t: IsoTime | null) => (t === null ? null : isoTime(t));
 const num = (s: string | number) => Number(s);
 /** Probability: a number with two decimals on the 0..100 scale. */
 const pct = (s: string | number) => Math.round(Number(s) * 100) / 100;
@@ -27,8 +29,8 @@ export function outcomeFromRow(r: OutcomeRow): Outcome {
     condition_id: r.condition_id,
     position_id: r.position_id,
     payout_wei: r.payout_wei,
-    created_at: iso(r.created_at),
-    updated_at: iso(r.updated_at),
+    created_at: isoTime(r.created_at),
+    updated_at: isoTime(r.updated_at),
   };
 }
 
@@ -44,8 +46,8 @@ function marketBaseFromRow(r: MarketRow, outcomes: Outcome[]): MarketBase {
     sub_category: r.sub_category,
     type: r.type,
     status: r.status,
-    trading_starts_at: iso(r.trading_starts_at),
-    trading_ends_at: iso(r.trading_ends_at),
+    trading_starts_at: isoTime(r.trading_starts_at),
+    trading_ends_at: isoTime(r.trading_ends_at),
     resolution_date: ts(r.resolution_date),
     winning_outcome_id: r.winning_outcome_id,
     winning_outcome: r.winning_outcome_id ? (outcomes.find((o) => o.id === r.winning_outcome_id) ?? null) : null,
@@ -68,8 +70,8 @@ function marketBaseFromRow(r: MarketRow, outcomes: Outcome[]): MarketBase {
     views: r.views,
     verified: r.verified,
     featured: r.featured,
-    created_at: iso(r.created_at),
-    updated_at: iso(r.updated_at),
+    created_at: isoTime(r.created_at),
+    updated_at: isoTime(r.updated_at),
     outcomes,
   };
 }
