@@ -184,7 +184,11 @@ const ITEMS_PER_LOAD = 500;
  * starts after every request of the turn asked, so it reads at least as late as each of them would have.
  */
 const loadItem = batchLoads(
-  async (ids: string[]) => new Map((await queries.listMarketsByIds(ids)).map((m) => [m.id, m])),
+  async (ids: string[]) => {
+    const items = new Map<string, Buffer>();
+    await queries.eachMarketListItem(ids, (item) => items.set(item.id, offHeapBytes(JSON.stringify(item))));
+    return items;
+  },
   (id: string) => id,
   ITEMS_PER_LOAD,
 );
@@ -200,9 +204,9 @@ const loadItem = batchLoads(
  */
 function listItems(markets: ListSlice["markets"]): Promise<CacheResult<Buffer | null>[]> {
   const loadOne = async (id: string): Promise<Loaded<Buffer | null>> => {
-    const item = await loadItem(id);
+    const bytes = await loadItem(id);
     // Gone since the order was read (its removal is being announced): not shown, not kept.
-    return item ? { value: offHeapBytes(JSON.stringify(item)) } : { value: null, expiresAt: 0 };
+    return bytes ? { value: bytes } : { value: null, expiresAt: 0 };
   };
   return Promise.all(
     markets.map(({ id, slug }) => {
