@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { offHeapBytes } from "@/lib/cache/response-cache";
 import { listPageOf } from "@/lib/markets/list-page";
-import { bodyLength, etagOf, ifNoneMatchHits, json, representationOf, wantsCamel } from "./route";
+import { bodyLength, etagOf, ifNoneMatchHits, json, representationOf, wantsCamel, writesRepresentation } from "./route";
 
 const req = (accept?: string) => new Request("http://x/v1/markets", { headers: accept ? { accept } : {} });
 
@@ -56,6 +56,19 @@ describe("json – a list page carried as its items' bytes", () => {
     expect(bodyLength(rep.body)).toBe(Buffer.byteLength(text));
     expect(Buffer.concat(rep.body as Buffer[]).toString("utf8")).toBe(text);
     expect(await response.text()).toBe(text); // a reader of the stream (Next's route handlers) gets the same
+  });
+
+  it("for a request whose caller writes the representation (the /v1 router), a Response without a body of its own", async () => {
+    const text = JSON.stringify(page());
+    for (const data of [page(), { plain: "string body ✓" }]) {
+      const response = json(writesRepresentation(new Request("http://localhost/v1/markets")), data, { cache: "list" });
+      expect(response.status).toBe(200);
+      expect(response.body).toBeNull();
+      expect(bodyLength(representationOf(response)!.body)).toBe(Buffer.byteLength(JSON.stringify(data)));
+      expect(response.headers.get("etag")).toBe(json(new Request("http://localhost/v1/markets"), data, { cache: "list" }).headers.get("etag"));
+    }
+    // Unmarked, the same answer carries its body.
+    expect(await json(new Request("http://localhost/v1/markets"), page(), { cache: "list" }).text()).toBe(text);
   });
 
   it("a 304 for its ETag, and the camelCase variant from the parsed items", () => {

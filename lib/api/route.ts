@@ -159,6 +159,18 @@ export class Answer<T> {
 const REPRESENTATION = Symbol("representation");
 
 /** A 200 with ETag and Cache-Control, or a 304 carrying the same validators and no body. */
+const WRITES_REPRESENTATION = Symbol("writes representation");
+type DirectRequest = Request & { [WRITES_REPRESENTATION]?: true };
+
+/**
+ * Marks a request whose caller writes a 200's body from its representation (representationOf), as
+ * lib/server/api-router.ts does: json() then gives its Response no body.
+ */
+export function writesRepresentation(req: Request): Request {
+  (req as DirectRequest)[WRITES_REPRESENTATION] = true;
+  return req;
+}
+
 export function json(req: Request, answer: unknown, options: RouteOptions<any>, cache?: RequestCacheStatus): Response {
   const data = answer instanceof Answer ? answer.data : answer;
   const own = answer instanceof Answer ? answer.headers : {};
@@ -170,9 +182,11 @@ export function json(req: Request, answer: unknown, options: RouteOptions<any>, 
   const headers = new Headers({ ...API_HEADERS, ...own, "Cache-Control": policy, ETag: etag, ...cacheHeaders(cache, policy) });
   if (ifNoneMatchHits(req.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   headers.set("Content-Type", mediaType);
-  // A body in pieces reaches a reader of the stream (Next's route handlers) as one copy, made only if read:
-  // lib/server/api-router.ts writes the pieces themselves.
-  const response = new Response(typeof body === "string" ? body : lazyStream(body), { status: 200, headers });
+  // lib/server/api-router.ts writes the representation itself: no body of the Response's own (a stream or
+  // an encoded copy made per request, never read). A body in pieces reaches any other reader of the stream
+  // (Next's route handlers) as one copy, made only if read.
+  const direct = (req as DirectRequest)[WRITES_REPRESENTATION] === true;
+  const response = new Response(direct ? null : typeof body === "string" ? body : lazyStream(body), { status: 200, headers });
   Object.defineProperty(response, REPRESENTATION, { value: rep });
   return response;
 }

@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { apiErrorAnswer } from "@/lib/api/headers";
-import { type Body, bodyBytes, bodyLength, representationOf } from "@/lib/api/route";
+import { type Body, bodyBytes, bodyLength, representationOf, writesRepresentation } from "@/lib/api/route";
 import { acceptsGzip } from "./page-cache";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;
@@ -181,7 +181,7 @@ export function apiRouter(routes: ApiRoute[]) {
       const match = matchRoute(routes, q < 0 ? url : url.slice(0, q));
       const handler = match && (method === "OPTIONS" ? match.route.module.OPTIONS : (match.route.module[method] ?? match.route.module.GET));
       if (!match || !handler) return false;
-      const request = requestOf(req, method === "OPTIONS" ? "OPTIONS" : "GET");
+      const request = writesRepresentation(requestOf(req, method === "OPTIONS" ? "OPTIONS" : "GET"));
       handler(request, { params: Promise.resolve(match.params) }).then(
         (response) => send(req, res, response).catch((err) => fail(req, res, err)),
         (err) => fail(req, res, err),
