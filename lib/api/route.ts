@@ -158,7 +158,6 @@ export class Answer<T> {
 
 const REPRESENTATION = Symbol("representation");
 
-/** A 200 with ETag and Cache-Control, or a 304 carrying the same validators and no body. */
 const WRITES_REPRESENTATION = Symbol("writes representation");
 type DirectRequest = Request & { [WRITES_REPRESENTATION]?: true };
 
@@ -171,6 +170,7 @@ export function writesRepresentation(req: Request): Request {
   return req;
 }
 
+/** A 200 with ETag and Cache-Control, or a 304 carrying the same validators and no body. */
 export function json(req: Request, answer: unknown, options: RouteOptions<any>, cache?: RequestCacheStatus): Response {
   const data = answer instanceof Answer ? answer.data : answer;
   const own = answer instanceof Answer ? answer.headers : {};

@@ -4,8 +4,9 @@
 
 /**
  * A loader of one key whose calls are put together: the keys queued before the next turn of the loop
- * (setImmediate) go out as one `loadMany`, each key once, at most `maxKeys` of them in each. Each caller gets its key's
- * value, or undefined when the load did not return it; a load that fails fails each of its callers.
+ * (setImmediate) go out as one `loadMany`, each key once, at most `maxKeys` of them in each. Each caller
+ * gets its key's value, or undefined when the load did not return it; a load that fails fails each of
+ * its callers.
  */
 export function batchLoads<K, V>(
   loadMany: (keys: K[]) => Promise<Map<string, V>>,

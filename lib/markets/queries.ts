@@ -38,7 +38,6 @@ import {
   type MarketListQuery,
   type MarketListResponse,
   type OrderBook,
-  type Outcome,
   type PriceHistory,
   type PriceHistoryQuery,
   type SortBy,
@@ -61,7 +60,7 @@ const MAX_OFFSET = 2 ** 53;
  * lib/markets/serialize.ts reads through Date as before. Column names come from the lists in rows.ts,
  * never from input.
  */
-function columnsSql(sql: Sql, columns: readonly string[], alias?: string): Fragment {
+function columnsSql(sql: Sql, columns: readonly string[], alias?: string) {
   return sql.unsafe(
     columns
       .map((c) => {
@@ -70,7 +69,7 @@ function columnsSql(sql: Sql, columns: readonly string[], alias?: string): Fragm
         return `CASE WHEN ${col} >= '0001-01-01T00:00:00Z' AND ${col} < '10000-01-01T00:00:00Z' THEN to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') ELSE ${col}::text END AS ${c}`;
       })
       .join(", "),
-  ) as unknown as Fragment;
+  );
 }
 
 /**
@@ -182,8 +181,8 @@ async function walkSettles(found: number, take: number, f: ListFilter): Promise<
 async function listByStoredKey(f: ListFilter, sortBy: Exclude<SortBy, "TRENDING">, order: SortOrder, limit: number, skip: number) {
   const sql = await readDb();
   const dir = direction(sql, order);
-  const page = (plan: "walk" | "all") => sql<MarketRow[]>`
-    SELECT ${columnsSql(sql, MARKET_COLUMNS, "m")}
+  const page = (plan: "walk" | "all") => sql<ListedRow[]>`
+    SELECT ${columnsSql(sql, MARKET_COLUMNS, "m")}, (${outcomesJson(sql)}) AS outcomes
       FROM (${storedOrderPage(sql, { filter: f, key: SORT_KEYS[sortBy], dir, take: limit, skip, plan })}) p
       JOIN markets m ON m.id = p.id
      ORDER BY p.k ${dir}, p.id ${dir}`;
@@ -212,7 +211,7 @@ async function listTrending(f: ListFilter, order: SortOrder, limit: number, skip
        GROUP BY market_id`;
     const ids = aged.map((a) => a.market_id);
     const take = limit + skip + ids.length;
-    const page = (candidates: Fragment) => sql<MarketRow[]>`
+    const page = (candidates: Fragment) => sql<ListedRow[]>`
       WITH aged AS (SELECT * FROM unnest(${ids}::uuid[], ${aged.map((a) => a.v)}::numeric[]) AS a (market_id, v)),
       candidates AS (
         (${candidates})
@@ -224,7 +223,7 @@ async function listTrending(f: ListFilter, order: SortOrder, limit: number, skip
         SELECT c.id, c.k - coalesce(a.v, 0) AS k FROM candidates c LEFT JOIN aged a ON a.market_id = c.id
          ORDER BY 2 ${dir}, 1 ${dir} LIMIT ${limit} OFFSET ${skip}
       )
-      SELECT ${columnsSql(sql, MARKET_COLUMNS, "m")} FROM page p JOIN markets m ON m.id = p.id
+      SELECT ${columnsSql(sql, MARKET_COLUMNS, "m")}, (${outcomesJson(sql)}) AS outcomes FROM page p JOIN markets m ON m.id = p.id
        ORDER BY p.k ${dir}, p.id ${dir}`;
     const stored = (plan: "walk" | "all") => storedOrderPage(sql, { filter: f, key: SORT_KEYS.TRENDING, dir, take, skip: 0, plan });
     if (!f.pattern || take > SEARCH_WALK_ROWS) return page(stored("all"));
@@ -235,19 +234,9 @@ async function listTrending(f: ListFilter, order: SortOrder, limit: number, skip
   });
 }
 
-async function outcomesByMarket(marketIds: string[]): Promise<Map<string, Outcome[]>> {
-  const sql = await readDb();
-  const rows = marketIds.length
-    ? await sql<OutcomeRow[]>`SELECT ${columnsSql(sql, OUTCOME_COLUMNS)} FROM outcomes WHERE market_id = ANY(${marketIds}::uuid[]) ORDER BY market_id, index`
-    : [];
-  const byMarket = new Map<string, Outcome[]>();
-  for (const r of rows) {
-    const list = byMarket.get(r.market_id) ?? [];
-    list.push(outcomeFromRow(r));
-    byMarket.set(r.market_id, list);
-  }
-  return byMarket;
-}
+/** A market as a list shows it, its outcomes read in the same statement as JSON (outcomesJson). */
+type ListedRow = MarketRow & { outcomes: OutcomeRow[] };
+const listItemOf = (r: ListedRow) => marketListItemFromRow(r, r.outcomes.map(outcomeFromRow));
 
 export async function listMarkets(query: MarketListQuery): Promise<MarketListResponse> {
   const { sortBy, sortOrder, limit, offset } = query;
@@ -257,8 +246,7 @@ export async function listMarkets(query: MarketListQuery): Promise<MarketListRes
     sortBy === "TRENDING" ? listTrending(f, sortOrder, limit, skip) : listByStoredKey(f, sortBy, sortOrder, limit, skip),
     f.pattern ? countMatches({ ...f, pattern: f.pattern }) : countMarkets(f),
   ]);
-  const outcomes = await outcomesByMarket(rows.map((r) => r.id));
-  return { markets: rows.map((r) => marketListItemFromRow(r, outcomes.get(r.id) ?? [])), total, limit, offset };
+  return { markets: rows.map(listItemOf), total, limit, offset };
 }
 
 export type MarketKey = { id: string } | { slug: string };
@@ -283,13 +271,12 @@ export async function marketSlugExists(slug: string): Promise<boolean> {
 // The parts of a market's detail, each one subquery of getMarket's statement on the market `m`, handed
 // over as a JSON array already in order (numerics as text, so nothing passes through a float).
 
+const OUTCOME_COLUMNS_BUT_PROBABILITY = OUTCOME_COLUMNS.filter((c) => c !== "probability");
+
 /** Its outcomes in index order. */
 const outcomesJson = (sql: Sql) => sql`
   SELECT coalesce(json_agg(o ORDER BY o.index), '[]') FROM (
-    SELECT ${columnsSql(
-      sql,
-      OUTCOME_COLUMNS.filter((c) => c !== "probability"),
-    )}, probability::text AS probability
+    SELECT ${columnsSql(sql, OUTCOME_COLUMNS_BUT_PROBABILITY)}, probability::text AS probability
       FROM outcomes WHERE market_id = m.id) o`;
 
 /** The 50 newest comments with their authors; reply counts are maintained (migration 0005). */
@@ -879,9 +866,9 @@ export async function eachMarketListItem(ids: string[], each: (item: MarketListI
   const valid = ids.filter(isUuid);
   if (valid.length === 0) return;
   const sql = await readDb();
-  await sql<(MarketRow & { outcomes: OutcomeRow[] })[]>`
+  await sql<ListedRow[]>`
     SELECT ${columnsSql(sql, MARKET_COLUMNS, "m")}, (${outcomesJson(sql)}) AS outcomes FROM markets m WHERE m.id = ANY(${valid}::uuid[])`.forEach((r) => {
-    each(marketListItemFromRow(r, r.outcomes.map(outcomeFromRow)));
+    each(listItemOf(r));
   });
 }
 
@@ -930,17 +917,16 @@ export async function listRelatedGroup(g: { category: Category; sub_category: st
     AND (${g.sub_category ? sql`m.sub_category = ${g.sub_category}` : sql`false`} OR m.tags && ${g.tags}::text[])`;
   const columns = columnsSql(sql, MARKET_COLUMNS, "m");
   const n = RELATED_MAX + 1;
-  const rows = await sql<(MarketRow & { g: number })[]>`
+  const rows = await sql<(ListedRow & { g: number })[]>`
     WITH active AS (
       SELECT ${columns}, 0 AS g FROM markets m
        WHERE m.status = 'ACTIVE' AND ${related} ORDER BY m.total_volume DESC, m.id DESC LIMIT ${n})
-    SELECT * FROM (
+    SELECT m.*, (${outcomesJson(sql)}) AS outcomes FROM (
       SELECT * FROM active
       UNION ALL
       (SELECT ${columns}, 1 AS g FROM markets m
         WHERE (SELECT count(*) FROM active) < ${n}
           AND m.status IN ('RESOLVED', 'CANCELLED') AND ${related} ORDER BY m.total_volume DESC, m.id DESC LIMIT ${n})
-    ) r ORDER BY g, total_volume DESC, id DESC LIMIT ${n}`;
-  const outcomes = await outcomesByMarket(rows.map((r) => r.id));
-  return rows.map((r) => marketListItemFromRow(r, outcomes.get(r.id) ?? []));
+    ) m ORDER BY g, total_volume DESC, id DESC LIMIT ${n}`;
+  return rows.map(listItemOf);
 }

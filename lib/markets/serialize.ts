@@ -1,4 +1,5 @@
-// Typed rows (lib/markets/rows.ts: numerics as strings, timestamptz as Date) → the API's snake_case shape.
+// Typed rows (lib/markets/rows.ts: numerics as strings, timestamptz as Date, a market's and an outcome's
+// as ISO text) → the API's snake_case shape.
 import { type CandleWindow, nextEndTs } from "./candles";
 import { fixed, trimDecimal } from "./decimal";
 import type { CandleRow, CommentRow, IsoTime, MarketDetailRow, MarketRow, OutcomeRow, TopTraderRow, TradeRow, UserRefRow } from "./rows";
