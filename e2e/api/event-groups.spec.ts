@@ -6,7 +6,7 @@
 import postgres from "postgres";
 import { expect, test, testRun } from "../fixtures";
 import { waitFor } from "../realtime-helpers";
-import { addTrades, makeMarket } from "../support/markets";
+import { addTrades, addTradesWithVolume, makeMarket } from "../support/markets";
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -46,12 +46,12 @@ test("event groups – a trade names its market's group: category, sub-category 
   const m = await makeMarket(sql, { prefix: "eg-trade", status: "ACTIVE", category: "SPORTS", subCategory: sub, columns: { tags: ["finals", "nba"] } });
   const got = await heard(
     m.id,
-    () => addTrades(sql, m, [{ price: "0.400" }]),
+    () => addTradesWithVolume(sql, m, [{ price: "0.400" }]),
     (p) => p.some((x) => x.k === "trade"),
   );
   const trade = got.find((p) => p.k === "trade");
   expect(trade).toMatchObject({ s: m.slug, m: m.id, o: m.yes, r: [["SPORTS", sub, ["finals", "nba"], "ACTIVE"]] });
-  // The volume it moved is announced as the market's own change, with the same group.
+  // The total volume it moved (as a venue writes it) is announced as the market's own change, with the same group.
   await waitFor(() => got.some((p) => p.k === "price" && p.o === null), 5_000, "the market's volume change");
   for (const p of got) expect(p.r, p.k).toEqual([["SPORTS", sub, ["finals", "nba"], "ACTIVE"]]);
 });

@@ -5,6 +5,7 @@ import postgres from "postgres";
 import { sleep } from "@/lib/dev/tools";
 import { marketListResponseSchema } from "@/lib/markets/schemas";
 import { expect, test, testRun } from "../fixtures";
+import { waitFor } from "../realtime-helpers";
 import { addTrades, makeMarket, uniqueSlug, type TestMarket } from "../support/markets";
 
 const HOUR = 3600e3;
@@ -187,6 +188,33 @@ test.describe
       }
       expect((await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${m.id}`)[0].v).toBe("0.000000000");
       expect(await drifted(admin)).toEqual([]);
+    });
+
+    test("a sweep announces nothing: the aged volume is no visible change, so no price signal and no cache drop (migration 0019)", async () => {
+      const m = await cancelled(admin, uniqueSlug("trending"));
+      const listener = postgres(testRun().databaseUrl, { max: 1, onnotice: () => {} });
+      const heard: { k: string }[] = [];
+      try {
+        await listener.listen("market_events", (text) => {
+          const p = JSON.parse(text) as { k: string; m?: string };
+          if (p.m === m.id) heard.push(p);
+        });
+        // A trade that counts now and ages out two seconds from now; its own announcement comes first.
+        await addTrades(admin, m, [{ at: ago(DAY - 2_000), price: "0.500", shares: "100" }]);
+        await waitFor(() => heard.some((p) => p.k === "trade"), 10_000, "the trade's announcement");
+        expect((await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${m.id}`)[0].v).toBe("50.000000000");
+        await sleep(3_000);
+        heard.length = 0;
+        await sweep(admin);
+        expect((await admin`SELECT volume_24h::text AS v FROM markets WHERE id = ${m.id}`)[0].v, "the sweep changed the row").toBe("0.000000000");
+        // A visible change after the sweep: notifications arrive in commit order, so once it is heard
+        // anything the sweep announced would have been too.
+        await admin`UPDATE markets SET comments_count = comments_count + 1 WHERE id = ${m.id}`;
+        await waitFor(() => heard.some((p) => p.k === "detail"), 10_000, "the marker's announcement");
+        expect(heard.map((p) => p.k)).toEqual(["detail"]);
+      } finally {
+        await listener.end();
+      }
     });
 
     test("every market's stored volume matches its trades after a sweep (demo data, imports, other tests)", async () => {
