@@ -25,6 +25,7 @@ import { secureDocument } from "./lib/server/document-security";
 import { isHtmlDocumentRequest, renderingDocument } from "./lib/server/document-status";
 import { pageCache } from "./lib/server/page-cache";
 import { warmUp, warmUpPaths } from "./lib/server/warm-up";
+import { warmUpListItems } from "./lib/markets/item-warm-up";
 import { rateLimitConfig, trustedProxies } from "./lib/server/rate-limit";
 import { logRequest } from "./lib/server/request-log";
 import { answerUnavailablePage } from "./lib/server/unavailable-page";
@@ -93,6 +94,7 @@ async function main() {
     LOG_REQUESTS,
     WARM_UP_PAGES,
     WARM_UP_RENDERS,
+    WARM_UP_ITEMS_PERCENT,
     WARM_UP_DEADLINE_MS,
   } = config();
   // Checked before anything starts, so that a bad value is not found after seeding and building.
@@ -185,6 +187,20 @@ async function main() {
   if (args.has("--simulate") || SIMULATE) {
     const { startSimulator } = await import("./lib/simulator/simulator");
     started.push({ what: "the simulator", stop: startSimulator(sql, { log }) });
+  }
+
+  // The most traded markets' list items in memory, so that a first pass over the lists does not load them page by page.
+  if (CACHE && WARM_UP_ITEMS_PERCENT > 0) {
+    const r = await warmUpListItems(sql, { share: WARM_UP_ITEMS_PERCENT / 100, deadlineMs: WARM_UP_DEADLINE_MS }).catch((err) => {
+      log(`list items not warmed up: ${(err as Error).message}`);
+      return null;
+    });
+    if (r?.items) {
+      const mb = (r.bytes / 1024 / 1024).toFixed(1);
+      log(
+        `warmed up: list items of ${r.items} of ${r.markets} ACTIVE markets in ${r.ms} ms (response cache ${mb} MB${r.late ? ", stopped at the deadline" : ""})`,
+      );
+    }
   }
 
   // Compile the render path and load the trending markets' reads before anyone waits on them.

@@ -124,7 +124,13 @@ export const VARIABLES = {
     0,
     100_000,
   ),
-  WARM_UP_DEADLINE_MS: ms("The warm-up stops asking for pages after this long.", 20_000),
+  WARM_UP_ITEMS_PERCENT: int(
+    "List items loaded before the port opens, as a share of CACHE_MAX_MB: the ACTIVE markets most traded in all, so that the first pass of crawlers and readers over the lists after a start finds them in memory. About 2–4 s at 100k markets (45,000 items); 0: none.",
+    80,
+    0,
+    100,
+  ),
+  WARM_UP_DEADLINE_MS: ms("The warm-up stops asking for pages, and for list items, after this long (each).", 20_000),
   // database
   DATABASE_URL: optionalUrl("The PostgreSQL to use; unset: the embedded cluster in EMBEDDED_PG_DIR is started."),
   EMBEDDED_PG_DIR: text("Data directory of the embedded PostgreSQL.", path.join(process.cwd(), ".data", "pg"), ".data/pg"),

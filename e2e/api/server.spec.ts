@@ -8,6 +8,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { expect, test, testRun } from "../fixtures";
 import { runToExit, startInstance } from "../support/instance";
+import { makeMarket } from "../support/markets";
 
 test("server.ts starts the embedded database, migrates, serves, and stops cleanly on SIGTERM", async ({ request }) => {
   test.skip(process.env.TEST_DEV === "1", "Next refuses a second dev server in one directory; runs against the production build");
@@ -56,7 +57,7 @@ test("server.ts on DATABASE_URL shuts down through its own drain on SIGTERM: exi
     app.child.kill("SIGTERM");
     expect(await exited).toBe(0);
     expect(app.stdout()).toContain("SIGTERM: shutting down");
-    expect(app.stdout(), "WARM_UP_PAGES=0 (the tests' default) renders nothing first").not.toContain("warmed up");
+    expect(app.stdout(), "WARM_UP_PAGES=0 (the tests' default) renders nothing first").not.toMatch(/warmed up: \d+ pages/);
   } finally {
     await app.stop();
   }
@@ -96,6 +97,46 @@ test("server.ts renders the first list page and the trending markets' pages befo
     let later = "";
     for (let i = 0; i < 30 && later !== "HIT"; i++) later = (await fetch(page)).headers.get("x-render-cache") ?? "";
     expect(later).toBe("HIT");
+  } finally {
+    await app.stop();
+  }
+});
+
+test("server.ts loads the ACTIVE markets' list items before it opens its port; a change after it shows", async ({ sql }) => {
+  test.setTimeout(120_000);
+  const token = `warmitem${Date.now().toString(36)}`;
+  const m = await makeMarket(sql, { prefix: "warm-item", status: "ACTIVE", columns: { question: `Will ${token} happen?` } });
+  const list = (base: string) => fetch(`${base}/v1/markets?status=ACTIVE&q=${token}`);
+
+  // Without the warm-up the first read of the list loads its item.
+  const cold = await startInstance({ DATABASE_URL: testRun().databaseUrl, LOG_REQUESTS: "0", WARM_UP_ITEMS_PERCENT: "0" });
+  try {
+    const res = await list(cold.baseURL);
+    expect((await res.json()).markets.map((x: { id: string }) => x.id)).toEqual([m.id]);
+    expect(res.headers.get("x-cache")).toBe("MISS");
+    expect(cold.stdout()).not.toContain("list items");
+  } finally {
+    await cold.stop();
+  }
+
+  const app = await startInstance({ DATABASE_URL: testRun().databaseUrl, LOG_REQUESTS: "0", WARM_UP_ITEMS_PERCENT: "100" });
+  try {
+    const out = app.stdout();
+    const line = out.match(/warmed up: list items of (\d+) of (\d+) ACTIVE markets in \d+ ms \(response cache [\d.]+ MB\)/);
+    expect(line, out).not.toBeNull();
+    expect(out.indexOf(line![0])).toBeLessThan(out.indexOf("ready on"));
+    expect(Number(line![1]), "the test database's items all fit").toBe(Number(line![2]));
+    const res = await list(app.baseURL);
+    expect((await res.json()).markets.map((x: { id: string }) => x.id)).toEqual([m.id]);
+    expect(res.headers.get("x-cache"), "its item was loaded before the port opened").toBe("HIT");
+    // An item loaded by the warm-up is an entry like any other: its market's change drops it.
+    await sql`UPDATE markets SET question = ${`Will ${token} happen soon?`} WHERE id = ${m.id}`;
+    let question = "";
+    for (let i = 0; i < 50 && !question.endsWith("soon?"); i++) {
+      question = (await (await list(app.baseURL)).json()).markets[0]?.question ?? "";
+      if (!question.endsWith("soon?")) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(question).toBe(`Will ${token} happen soon?`);
   } finally {
     await app.stop();
   }

@@ -121,6 +121,11 @@ export class ResponseCache {
     return this.live;
   }
 
+  /** The byte budget of everything it holds (`maxBytes`). */
+  get budgetBytes() {
+    return this.options.maxBytes;
+  }
+
   get size() {
     const parsed = this.parsed.calculatedSize;
     return { entries: this.lru.size, bytes: this.lru.calculatedSize + parsed, parsedEntries: this.parsed.size, parsedBytes: parsed, loading: this.loads.size };

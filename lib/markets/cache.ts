@@ -220,6 +220,15 @@ function listItems(markets: ListSlice["markets"]): Promise<CacheResult<Buffer | 
   });
 }
 
+/**
+ * The list items of `markets` in memory, loaded as a page's are (the same entries, tags and batched loads)
+ * where they are not: a warm-up (lib/markets/item-warm-up.ts). What is in memory is only looked up, so a
+ * market asked last is the most recent in the LRU.
+ */
+export async function warmListItems(markets: ListSlice["markets"]): Promise<void> {
+  await listItems(markets);
+}
+
 export function listSubCategories(params: { status: string; category?: string }) {
   return read(["markets", "sub-categories", params], [LIST_MEMBERS], () => loaded(queries.listSubCategories(params)));
 }
