@@ -150,8 +150,8 @@ export const VARIABLES = {
   // response cache
   CACHE: flag("The response cache of /v1 and the pages (off: every read goes to the database).", true),
   CACHE_MAX_MB: num(
-    "Byte budget of the response cache, MB: answers as JSON text outside V8's heap (an eighth for those asked again, kept parsed), list items (~170 for all of 100,000 markets), rendered pages.",
-    176,
+    "Byte budget of the response cache, MB, each entry weighed as its bytes and the 800 bytes of heap it takes beside them: answers as JSON text outside V8's heap (an eighth for those asked again, kept parsed), list items (~218 for the 61,887 ACTIVE markets of 100,000), rendered pages. With the list orders (94 MB at 100,000 markets), 160 keeps every cache of an instance under 256 MB.",
+    160,
     "≥ 0",
   ),
   CACHE_CHECK_JSON: flag("Tests: check that every answer the cache keeps as JSON text is JSON data (a Date or a Map in one fails its read).", false),

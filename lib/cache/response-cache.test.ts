@@ -226,6 +226,21 @@ describe("response cache", () => {
     expect((await t.cache.get("k0", ["x"], big(0))).status).toBe("MISS");
   });
 
+  it("lets its entries use the hot tier's share while that holds nothing, and gives it back as answers asked again are kept parsed", async () => {
+    const t = setup({ maxBytes: 12_000 });
+    // Each weighs its text (406 bytes) and 800 more: nine fit in 12,000, eight beside a hot tier of 1,500 (an eighth).
+    const answer = (n: number) => async () => ({ value: { n, pad: "x".repeat(390) } });
+    for (let i = 0; i < 9; i++) await t.cache.get(`k${i}`, ["x"], answer(i));
+    expect(t.cache.size).toMatchObject({ entries: 9, parsedEntries: 0 });
+    // Asked again: each hit is kept parsed (1.25 times its text and 200), and the least recently used entry makes room.
+    for (const k of ["k7", "k8"]) expect((await t.cache.get(k, ["x"], answer(-1))).status).toBe("HIT");
+    expect(t.cache.size).toMatchObject({ entries: 8, parsedEntries: 2 });
+    expect(t.cache.size.bytes).toBeLessThanOrEqual(12_000);
+    expect((await t.cache.get("k1", ["x"], answer(-1))).status).toBe("HIT");
+    expect((await t.cache.get("k0", ["x"], answer(0))).status).toBe("MISS");
+    expect((await t.cache.get("k8", ["x"], answer(-1))).value).toEqual({ n: 8, pad: "x".repeat(390) });
+  });
+
   it("keeps an object answer as its JSON text: a hit parses it once, then hands out that object while it is asked", async () => {
     const t = setup();
     const loaded = { id: "m1", outcomes: [{ price: 0.25, name: "Yes" }], closed: null };
@@ -263,7 +278,7 @@ describe("response cache", () => {
     // Off the heap: in ArrayBuffers (a string would not be counted there, and would add nothing here).
     // At least nine tenths of its UTF-8 length, as a few KB of the test runner's own buffers may die between the readings.
     expect((await settledArrayBuffers()) - before).toBeGreaterThanOrEqual(0.9 * Buffer.byteLength(text));
-    expect(t.cache.size.bytes).toBe(Buffer.byteLength(text) + 200);
+    expect(t.cache.size.bytes).toBe(Buffer.byteLength(text) + 800); // its bytes and what an entry takes beside them
     const hit = await t.cache.get("big", ["market:m1"], t.load);
     expect(hit.status).toBe("HIT");
     expect(hit.value).toEqual(big);
@@ -277,7 +292,7 @@ describe("response cache", () => {
     expect(item.toString("utf8")).toBe(text);
     expect(item.buffer.byteLength).toBe(item.length); // memory of its own, not a slice of Node's pool
     await t.cache.get("item", ["market:m1"], async () => ({ value: item }));
-    expect(t.cache.size.bytes).toBe(item.length + 200); // its length, not JSON.stringify of a Buffer
+    expect(t.cache.size.bytes).toBe(item.length + 800); // its length, not JSON.stringify of a Buffer
     const hit = await t.cache.get("item", ["market:m1"], async () => ({ value: Buffer.from("not this") }));
     expect(hit.status).toBe("HIT");
     expect(hit.value).toBe(item);
