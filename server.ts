@@ -191,16 +191,10 @@ async function main() {
 
   // The most traded markets' list items in memory, so that a first pass over the lists does not load them page by page.
   if (CACHE && WARM_UP_ITEMS_PERCENT > 0) {
-    const r = await warmUpListItems(sql, { share: WARM_UP_ITEMS_PERCENT / 100, deadlineMs: WARM_UP_DEADLINE_MS }).catch((err) => {
-      log(`list items not warmed up: ${(err as Error).message}`);
-      return null;
-    });
-    if (r?.items) {
-      const mb = (r.bytes / 1024 / 1024).toFixed(1);
-      log(
-        `warmed up: list items of ${r.items} of ${r.markets} ACTIVE markets in ${r.ms} ms (response cache ${mb} MB${r.late ? ", stopped at the deadline" : ""})`,
-      );
-    }
+    const r = await warmUpListItems(sql, { share: WARM_UP_ITEMS_PERCENT / 100, deadlineMs: WARM_UP_DEADLINE_MS });
+    const mb = (r.bytes / 1024 / 1024).toFixed(1);
+    const stopped = r.stopped ? `; stopped by ${r.stopped}` : "";
+    log(`warmed up: list items of ${r.items} of ${r.markets} ACTIVE markets in ${r.ms} ms (response cache ${mb} MB${stopped})`);
   }
 
   // Compile the render path and load the trending markets' reads before anyone waits on them.

@@ -7,7 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { expect, test, testRun } from "../fixtures";
-import { runToExit, startInstance } from "../support/instance";
+import { migrate } from "@/lib/db/migrate";
+import { createDatabase, runToExit, startInstance } from "../support/instance";
 import { makeMarket } from "../support/markets";
 
 test("server.ts starts the embedded database, migrates, serves, and stops cleanly on SIGTERM", async ({ request }) => {
@@ -102,43 +103,53 @@ test("server.ts renders the first list page and the trending markets' pages befo
   }
 });
 
-test("server.ts loads the ACTIVE markets' list items before it opens its port; a change after it shows", async ({ sql }) => {
-  test.setTimeout(120_000);
-  const token = `warmitem${Date.now().toString(36)}`;
-  const m = await makeMarket(sql, { prefix: "warm-item", status: "ACTIVE", columns: { question: `Will ${token} happen?` } });
-  const list = (base: string) => fetch(`${base}/v1/markets?status=ACTIVE&q=${token}`);
-
-  // Without the warm-up the first read of the list loads its item.
-  const cold = await startInstance({ DATABASE_URL: testRun().databaseUrl, LOG_REQUESTS: "0", WARM_UP_ITEMS_PERCENT: "0" });
+test("server.ts loads the ACTIVE markets' list items before it opens its port; a change after it shows", async () => {
+  test.setTimeout(150_000);
+  // A database of its own: other workers' writes to the shared one would make a first read refresh the order (a MISS).
+  const db = await createDatabase("markets_test_warm_items");
+  const sql = postgres(db.url, { max: 2, onnotice: () => {} });
   try {
-    const res = await list(cold.baseURL);
-    expect((await res.json()).markets.map((x: { id: string }) => x.id)).toEqual([m.id]);
-    expect(res.headers.get("x-cache")).toBe("MISS");
-    expect(cold.stdout()).not.toContain("list items");
-  } finally {
-    await cold.stop();
-  }
+    await migrate(sql, () => {});
+    const markets = await Promise.all(
+      ["alpha", "beta", "gamma"].map((w) => makeMarket(sql, { prefix: "warm-item", status: "ACTIVE", columns: { question: `Will ${w} happen?` } })),
+    );
+    const m = markets[0];
+    const list = (base: string) => fetch(`${base}/v1/markets?status=ACTIVE&q=alpha`);
 
-  const app = await startInstance({ DATABASE_URL: testRun().databaseUrl, LOG_REQUESTS: "0", WARM_UP_ITEMS_PERCENT: "100" });
-  try {
-    const out = app.stdout();
-    const line = out.match(/warmed up: list items of (\d+) of (\d+) ACTIVE markets in \d+ ms \(response cache [\d.]+ MB\)/);
-    expect(line, out).not.toBeNull();
-    expect(out.indexOf(line![0])).toBeLessThan(out.indexOf("ready on"));
-    expect(Number(line![1]), "the test database's items all fit").toBe(Number(line![2]));
-    const res = await list(app.baseURL);
-    expect((await res.json()).markets.map((x: { id: string }) => x.id)).toEqual([m.id]);
-    expect(res.headers.get("x-cache"), "its item was loaded before the port opened").toBe("HIT");
-    // An item loaded by the warm-up is an entry like any other: its market's change drops it.
-    await sql`UPDATE markets SET question = ${`Will ${token} happen soon?`} WHERE id = ${m.id}`;
-    let question = "";
-    for (let i = 0; i < 50 && !question.endsWith("soon?"); i++) {
-      question = (await (await list(app.baseURL)).json()).markets[0]?.question ?? "";
-      if (!question.endsWith("soon?")) await new Promise((r) => setTimeout(r, 100));
+    // Without the warm-up the first read of the list loads its item.
+    const cold = await startInstance({ DATABASE_URL: db.url, LOG_REQUESTS: "0", WARM_UP_ITEMS_PERCENT: "0" });
+    try {
+      const res = await list(cold.baseURL);
+      expect((await res.json()).markets.map((x: { id: string }) => x.id)).toEqual([m.id]);
+      expect(res.headers.get("x-cache")).toBe("MISS");
+      expect(cold.stdout()).not.toContain("list items");
+    } finally {
+      await cold.stop();
     }
-    expect(question).toBe(`Will ${token} happen soon?`);
+
+    const app = await startInstance({ DATABASE_URL: db.url, LOG_REQUESTS: "0", WARM_UP_ITEMS_PERCENT: "100" });
+    try {
+      const out = app.stdout();
+      const line = out.match(/warmed up: list items of 3 of 3 ACTIVE markets in \d+ ms \(response cache [\d.]+ MB\)/);
+      expect(line, out).not.toBeNull();
+      expect(out.indexOf(line![0])).toBeLessThan(out.indexOf("ready on"));
+      const res = await list(app.baseURL);
+      expect((await res.json()).markets.map((x: { id: string }) => x.id)).toEqual([m.id]);
+      expect(res.headers.get("x-cache"), "its item was loaded before the port opened").toBe("HIT");
+      // An item loaded by the warm-up is an entry like any other: its market's change drops it.
+      await sql`UPDATE markets SET question = 'Will alpha happen soon?' WHERE id = ${m.id}`;
+      let question = "";
+      for (let i = 0; i < 50 && question !== "Will alpha happen soon?"; i++) {
+        question = (await (await list(app.baseURL)).json()).markets[0]?.question ?? "";
+        if (question !== "Will alpha happen soon?") await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(question).toBe("Will alpha happen soon?");
+    } finally {
+      await app.stop();
+    }
   } finally {
-    await app.stop();
+    await sql.end();
+    await db.drop();
   }
 });
 

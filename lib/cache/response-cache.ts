@@ -33,7 +33,7 @@ export interface Loaded<T> {
 }
 
 export interface CacheOptions {
-  /** Byte budget of the values (their JSON size, or the bytes a load states), the hot tier of parsed answers included. */
+  /** Byte budget of the values (their JSON size, or the bytes a load states, and ENTRY_OVERHEAD each), the hot tier of parsed answers included. */
   maxBytes: number;
   /** How long after it went stale an entry may still be served when its load fails with a `canServeStale` error. */
   staleIfErrorMs: number;

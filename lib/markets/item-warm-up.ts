@@ -4,27 +4,29 @@
 // them one page at a time: the `wide` mix's first round ran at two thirds of the later ones' speed, with
 // the worst p99 of a run (README, "Performance at 100,000 markets"). They go in as a page's would (the
 // same entries, tags and batched loads, so as fresh as any), most traded last, so that they are the most
-// recent in the LRU, up to a share of the cache's budget, and within a deadline.
+// recent in the LRU, up to a share of the cache's budget, and within a deadline: a slow or absent
+// database, or a change stream not heard (nothing could be kept), ends it early, never the start.
 import "server-only";
 import type { Sql } from "postgres";
+import { withDatabase } from "@/lib/db/breaker";
 import { marketCache, warmListItems } from "./cache";
 
 export interface ItemWarmUpResult {
-  /** Items asked for (in memory when it returned, unless their market changed meanwhile). */
+  /** Items loaded (later ones may have pushed out earlier ones: the size of an item is estimated). */
   items: number;
   /** ACTIVE markets. */
   markets: number;
   /** The response cache's bytes when it returned. */
   bytes: number;
-  /** Whether the deadline stopped it. */
-  late: boolean;
+  /** Why it stopped before it was done: the deadline, the change stream, a failed read. */
+  stopped: string | null;
   ms: number;
 }
 
 export interface ItemWarmUpOptions {
   /** Share of the response cache's budget to fill, 0–1 (0: none). */
   share: number;
-  /** No new batch after this long. */
+  /** Nothing new is asked after this long. */
   deadlineMs: number;
 }
 
@@ -34,37 +36,56 @@ const STEP = 500;
 export async function warmUpListItems(sql: Sql, { share, deadlineMs }: ItemWarmUpOptions): Promise<ItemWarmUpResult> {
   const started = performance.now();
   const cache = marketCache();
-  const result: ItemWarmUpResult = { items: 0, markets: 0, bytes: cache.size.bytes, late: false, ms: 0 };
+  const result: ItemWarmUpResult = { items: 0, markets: 0, bytes: cache.size.bytes, stopped: null, ms: 0 };
   const target = Math.floor(cache.budgetBytes * Math.min(1, share));
-  if (target <= 0 || !cache.isLive) return result;
-  const markets = await sql<{ id: string; slug: string }[]>`
-    SELECT id, slug FROM markets WHERE status = 'ACTIVE' ORDER BY total_volume DESC, id DESC`;
-  result.markets = markets.length;
-  // The most traded first, to learn what an item takes; then how many fit, from the least traded of
-  // those up; the first again last (from memory), so that the LRU keeps the most traded longest.
-  const first = markets.slice(0, STEP);
-  const before = cache.size.bytes;
-  await warmListItems(first);
-  const perItem = Math.max(1, (cache.size.bytes - before) / Math.max(1, first.length));
-  const count = Math.min(markets.length, first.length + Math.max(0, Math.floor((target - cache.size.bytes) / perItem)));
-  result.items = first.length;
-  const steps: { id: string; slug: string }[][] = [];
-  for (let end = count; end > first.length; end -= STEP) steps.push(markets.slice(Math.max(first.length, end - STEP), end));
-  // Two steps at a time: the database makes one while this process takes in the other.
-  let next = 0;
-  const worker = async () => {
-    while (next < steps.length) {
-      if (performance.now() - started > deadlineMs) {
-        result.late = true;
-        return;
-      }
-      const step = steps[next++];
-      await warmListItems(step);
-      result.items += step.length;
+  if (target <= 0) return result;
+  const late = () => performance.now() - started > deadlineMs;
+  // With replicas the stream is heard once a replica has replayed the position it started at (lib/db/consistency.ts).
+  while (!cache.isLive && !late()) await new Promise((resolve) => setTimeout(resolve, 20));
+  const stop = (why: string) => {
+    result.stopped ??= why;
+  };
+  const go = () => {
+    if (late()) stop("the deadline");
+    else if (!cache.isLive) stop("the change stream not heard"); // every read would load and keep nothing
+    return result.stopped === null;
+  };
+  const step = async (markets: { id: string; slug: string }[]) => {
+    if (!go()) return;
+    try {
+      await warmListItems(markets);
+      result.items += markets.length;
+    } catch (err) {
+      stop(`a failed read (${(err as Error).message})`);
     }
   };
-  await Promise.all([worker(), worker()]);
-  await warmListItems(first);
+  try {
+    if (go()) {
+      const markets = await withDatabase(
+        () => sql<{ id: string; slug: string }[]>`
+        SELECT id, slug FROM markets WHERE status = 'ACTIVE' ORDER BY total_volume DESC, id DESC`,
+      );
+      result.markets = markets.length;
+      // The most traded first, to learn what an item takes; then how many fit, from the least traded of
+      // those up, two statements at a time (the database makes one while this process takes in the
+      // other); the first again last (from memory), so that the LRU keeps the most traded longest.
+      const first = markets.slice(0, STEP);
+      const before = cache.size.bytes;
+      await step(first);
+      const perItem = Math.max(1, (cache.size.bytes - before) / Math.max(1, first.length));
+      const count = Math.min(markets.length, first.length + Math.max(0, Math.floor((target - cache.size.bytes) / perItem)));
+      const steps: { id: string; slug: string }[][] = [];
+      for (let end = count; end > first.length; end -= STEP) steps.push(markets.slice(Math.max(first.length, end - STEP), end));
+      let next = 0;
+      const worker = async () => {
+        while (next < steps.length && go()) await step(steps[next++]);
+      };
+      await Promise.all([worker(), worker()]);
+      if (go()) await warmListItems(first);
+    }
+  } catch (err) {
+    stop(`a failed read (${(err as Error).message})`);
+  }
   result.bytes = cache.size.bytes;
   result.ms = Math.round(performance.now() - started);
   return result;

@@ -374,7 +374,7 @@ export class ListIndex {
 
   /**
    * The markets `ids` as read again: moved, added, or (absent from `rows`) removed. A market whose keys
-   * did not change stays where it is (most announcements: a trade's price, a comment, the trending sweep).
+   * did not change stays where it is (most announcements: a trade's price, a comment).
    * A few moves are edits in place; many (above RESORT_AT) are one pass per order: the moved markets
    * filtered out, then merged back in order.
    *
