@@ -125,7 +125,7 @@ export const VARIABLES = {
     100_000,
   ),
   WARM_UP_ITEMS_PERCENT: int(
-    "List items loaded before the port opens, as a share of CACHE_MAX_MB: the ACTIVE markets most traded in all, so that the first pass of crawlers and readers over the lists after a start finds them in memory. About 8 s at 100k markets (34,650 items, 122 MB of the default 160), 3 s more to the start in all; 0: none.",
+    "List items loaded before the port opens, as a share of CACHE_MAX_MB: the ACTIVE markets most traded in all, so that the first pass of crawlers and readers over the lists after a start finds them in memory. About 8 s at 100k markets (32,484 items, 114 MB of the default 150), 3 s more to the start in all; 0: none.",
     80,
     0,
     100,
@@ -150,8 +150,8 @@ export const VARIABLES = {
   // response cache
   CACHE: flag("The response cache of /v1 and the pages (off: every read goes to the database).", true),
   CACHE_MAX_MB: num(
-    "Byte budget of the response cache, MB, each entry weighed as its bytes and the 800 bytes of heap it takes beside them: answers as JSON text outside V8's heap (an eighth for those asked again, kept parsed), list items (~218 for the 61,887 ACTIVE markets of 100,000), rendered pages. With the list orders (94 MB at 100,000 markets), 160 keeps every cache of an instance under 256 MB.",
-    160,
+    "Byte budget of the response cache, MB, each entry weighed as its bytes and the 800 bytes of heap it takes beside them: answers as JSON text outside V8's heap (an eighth for those asked again, kept parsed), list items (~218 for the 61,887 ACTIVE markets of 100,000), rendered pages. With the list orders (95 MB at 100,000 markets), 150 keeps every cache of an instance under 256 MB as measured (245 stated, 250–254 held beyond a CACHE=off process after the same traffic).",
+    150,
     "≥ 0",
   ),
   CACHE_CHECK_JSON: flag("Tests: check that every answer the cache keeps as JSON text is JSON data (a Date or a Map in one fails its read).", false),
