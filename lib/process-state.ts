@@ -6,6 +6,7 @@
 // nothing else in the code touches globalThis.
 import "server-only";
 import type { AsyncLocalStorage } from "node:async_hooks";
+import type { ShapeTable } from "@/lib/cache/json-shapes";
 import type { ResponseCache } from "@/lib/cache/response-cache";
 import type { Config } from "@/lib/config";
 import type { Breaker } from "@/lib/db/breaker";
@@ -29,6 +30,8 @@ export interface ProcessState {
   marketsCache: ResponseCache;
   /** The in-memory orders of the lists (lib/markets/list-index.ts): server.ts feeds it from the NOTIFY stream, list reads slice it. */
   listIndex: ListIndex;
+  /** The shapes of packed JSON (lib/cache/json-shapes.ts): a list item packed by the warm-up in server.ts or by a page unpacks in a route handler. */
+  jsonShapes: ShapeTable;
   /**
    * What our code keeps for the request in progress (lib/request-scope.ts): the cache status of a /v1 answer
    * (the cache reports into it, the /v1 wrapper reads it), what a page render read (server.ts opens it around

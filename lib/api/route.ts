@@ -3,7 +3,7 @@
 // the camelCase variant chosen by Accept, weak ETags with 304s, Cache-Control per endpoint, Vary and CORS.
 // Handlers stay thin: they return data, never a Response, and have no try/catch of their own.
 import { createHash } from "node:crypto";
-import { jsonPartsOf, jsonTextOf } from "@/lib/cache/json-text";
+import { jsonTextOf } from "@/lib/cache/json-text";
 import { withCacheStatus, type RequestCacheStatus } from "@/lib/cache/request-status";
 import { requestDeadlineMs } from "@/lib/db/bounds";
 import { withTimeout } from "@/lib/db/breaker";
@@ -64,32 +64,8 @@ export function wantsCamel(req: Request): boolean {
  * between content-codings; a weak one is shared by them (RFC 9110 8.8.1), and If-None-Match
  * compares weakly anyway.
  */
-export function etagOf(body: Body, mediaType: string): string {
-  const hash = createHash("sha1").update(mediaType).update("\n");
-  // UTF-8 pieces hash as the text they make (a string is hashed as its UTF-8): the same ETag either way.
-  if (typeof body === "string") hash.update(body);
-  else for (const part of body) hash.update(part);
-  return `W/"${hash.digest("base64url")}"`;
-}
-
-/** A JSON body: a string, or its UTF-8 bytes in pieces, in order (lib/cache/json-text.ts, JSON_PARTS). */
-export type Body = string | readonly Buffer[];
-
-/** A body's length in bytes. */
-export function bodyLength(body: Body | Buffer): number {
-  if (typeof body === "string" || Buffer.isBuffer(body)) return Buffer.byteLength(body);
-  let n = 0;
-  for (const part of body as readonly Buffer[]) n += part.length;
-  return n;
-}
-
-/** A body as one Buffer of its own (not a slice of Node's pool: a reader may keep or transfer it). */
-export function bodyBytes(body: Body): Buffer {
-  if (typeof body === "string") return Buffer.from(body);
-  const bytes = Buffer.allocUnsafeSlow(bodyLength(body));
-  let at = 0;
-  for (const part of body) at += part.copy(bytes, at);
-  return bytes;
+export function etagOf(body: string, mediaType: string): string {
+  return `W/"${createHash("sha1").update(mediaType).update("\n").update(body).digest("base64url")}"`;
 }
 
 /** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/ prefixes are ignored, "*" matches any. */
@@ -110,7 +86,7 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
 const REPRESENTATIONS = Symbol("representations");
 /** One variant's body and ETag; `gzipped` is filled by whoever compresses it first (lib/server/api-router.ts). */
 export interface Representation {
-  body: Body;
+  body: string;
   etag: string;
   gzipped?: Promise<Buffer>;
 }
@@ -121,8 +97,8 @@ function represent(data: unknown, mediaType: string, camel: ((data: any) => unkn
   const memo = holder?.[REPRESENTATIONS];
   const hit = memo?.get(mediaType);
   if (hit) return hit;
-  // A value that carries its JSON (a list page of item bytes, lib/markets/list-page.ts) is not serialized again.
-  const body: Body = (camel ? undefined : (jsonPartsOf(data) ?? jsonTextOf(data))) ?? JSON.stringify(camel ? camel(data) : data);
+  // A value that carries its JSON (a list page of items kept packed, lib/markets/list-page.ts) is not serialized again.
+  const body = (camel ? undefined : jsonTextOf(data)) ?? JSON.stringify(camel ? camel(data) : data);
   const rep: Representation = { body, etag: etagOf(body, mediaType) };
   if (holder) {
     if (memo) memo.set(mediaType, rep);
@@ -182,27 +158,12 @@ export function json(req: Request, answer: unknown, options: RouteOptions<any>, 
   const headers = new Headers({ ...API_HEADERS, ...own, "Cache-Control": policy, ETag: etag, ...cacheHeaders(cache, policy) });
   if (ifNoneMatchHits(req.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   headers.set("Content-Type", mediaType);
-  // lib/server/api-router.ts writes the representation itself: no body of the Response's own (a stream or
-  // an encoded copy made per request, never read). A body in pieces reaches any other reader of the stream
-  // (Next's route handlers) as one copy, made only if read.
+  // lib/server/api-router.ts writes the representation itself: no body of the Response's own (an encoded
+  // copy made per request, never read).
   const direct = (req as DirectRequest)[WRITES_REPRESENTATION] === true;
-  const response = new Response(direct ? null : typeof body === "string" ? body : lazyStream(body), { status: 200, headers });
+  const response = new Response(direct ? null : body, { status: 200, headers });
   Object.defineProperty(response, REPRESENTATION, { value: rep });
   return response;
-}
-
-function lazyStream(body: readonly Buffer[]): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        // A view of the one copy (new Uint8Array(buffer) would copy it again): its memory is its own.
-        const bytes = bodyBytes(body);
-        controller.enqueue(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
-        controller.close();
-      },
-    },
-    { highWaterMark: 0 },
-  );
 }
 
 /** The representation a 200 of json() carries, so that a server can send its body (and its gzip, once) without reading the stream. */

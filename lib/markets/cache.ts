@@ -9,9 +9,10 @@ import { config } from "@/lib/config";
 import { withDatabase } from "@/lib/db/breaker";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { batchLoads } from "@/lib/cache/batch-loads";
+import { packJson } from "@/lib/cache/json-shapes";
 import { recordCheck, recordResult, recordTags, recordUnfit } from "@/lib/cache/render-record";
 import { reportCacheResult } from "@/lib/cache/request-status";
-import { offHeapBytes, ResponseCache, type CacheResult, type CacheStatus, type Loaded } from "@/lib/cache/response-cache";
+import { ResponseCache, type CacheResult, type CacheStatus, type Loaded } from "@/lib/cache/response-cache";
 import type { ChangeSubscriber } from "@/lib/events/change-stream";
 import type { MarketEvent, MarketGroup } from "@/lib/events/market-events";
 import { shared } from "@/lib/process-state";
@@ -186,7 +187,7 @@ const ITEMS_PER_LOAD = 500;
 const loadItem = batchLoads(
   async (ids: string[]) => {
     const items = new Map<string, Buffer>();
-    await queries.eachMarketListItem(ids, (item) => items.set(item.id, offHeapBytes(JSON.stringify(item))));
+    await queries.eachMarketListItem(ids, (item) => items.set(item.id, packJson(item)));
     return items;
   },
   (id: string) => id,
@@ -196,11 +197,13 @@ const loadItem = batchLoads(
 /**
  * Markets as list items, each one entry tagged with its market alone (id and slug: every event of the
  * market names one of them), so one change drops one item, not every page that shows it. The misses
- * load together (loadItem). Kept as the UTF-8 bytes of its JSON, outside V8's heap, which the
- * collector never copies or marks: as strings, each item loaded in the long tail survived two scavenges
- * and was copied into the old generation (the `wide` mix promoted ~28 MB per scavenge, whose pauses grew
- * to 30-120 ms, and the heap to 840 MB; README, "Performance at 100,000 markets"). /v1 writes a page from
- * those bytes as they are (lib/markets/list-page.ts); parsing a page of them (a page render) is ~0.2 ms.
+ * load together (loadItem). Kept packed (lib/cache/json-shapes.ts: its strings and numbers, the keys
+ * once per process), about 60% of its JSON, as bytes outside V8's heap, which the collector never copies
+ * or marks: as strings, each item loaded in the long tail survived two scavenges and was copied into the
+ * old generation (the `wide` mix promoted ~28 MB per scavenge, whose pauses grew to 30-120 ms, and the
+ * heap to 840 MB; README, "Performance at 100,000 markets"). A page unpacks its items into its text
+ * (lib/markets/list-page.ts): ~0.15 ms for 20, where each item missed cost the main thread ~25 µs and the
+ * database more.
  */
 function listItems(markets: ListSlice["markets"]): Promise<CacheResult<Buffer | null>[]> {
   const loadOne = async (id: string): Promise<Loaded<Buffer | null>> => {

@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { apiErrorAnswer } from "@/lib/api/headers";
-import { type Body, bodyBytes, bodyLength, representationOf, writesRepresentation } from "@/lib/api/route";
+import { representationOf, writesRepresentation } from "@/lib/api/route";
 import { acceptsGzip } from "./page-cache";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;
@@ -130,28 +130,23 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
     headers[name] = value;
   });
   const head = req.method === "HEAD";
-  let body: Buffer | Body = "";
+  let body: Buffer | string = "";
   const rep = representationOf(response);
   if (rep) body = rep.body;
   else if (response.body) body = Buffer.from(await response.arrayBuffer());
   // Every answer of a URL varies by Accept-Encoding (a 304 as much as its 200), whether or not this one is compressed.
   withVary(headers);
-  const length = bodyLength(body);
+  const length = Buffer.byteLength(body);
   if (length && /json|text/.test(headers["content-type"] ?? "")) {
     if (length >= GZIP_THRESHOLD && acceptsGzip(req.headers["accept-encoding"])) {
       // A cached answer's representation is compressed once, for every request that gets it.
-      body = rep ? await (rep.gzipped ??= gzip(bodyBytes(rep.body))) : await gzip(body as Buffer | string);
+      body = rep ? await (rep.gzipped ??= gzip(rep.body)) : await gzip(body);
       headers["content-encoding"] = "gzip";
     }
   }
-  if (response.status !== 204 && response.status !== 304) headers["content-length"] = String(bodyLength(body));
+  if (response.status !== 204 && response.status !== 304) headers["content-length"] = String(Buffer.byteLength(body));
   res.writeHead(response.status, headers);
-  if (head || typeof body === "string" || Buffer.isBuffer(body)) return void res.end(head ? undefined : body);
-  // A body in pieces (a list page of item bytes): one write of them all, nothing copied.
-  res.cork();
-  for (const part of body) res.write(part);
-  res.end();
-  res.uncork();
+  res.end(head ? undefined : body);
 }
 
 function fail(req: IncomingMessage, res: ServerResponse, err: unknown) {

@@ -1,7 +1,8 @@
 // GET /api/stats – what this instance holds in memory, for operators and the benchmarks (npm run
 // bench:compare prints it after each run): the response cache's entries and bytes against its budget,
-// the lists' in-memory orders, the process's memory. No database, no market data.
+// the lists' in-memory orders, the shapes of the packed list items, the process's memory. No database, no market data.
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { shapeStats } from "@/lib/cache/json-shapes";
 import { config } from "@/lib/config";
 import { marketCache } from "@/lib/markets/cache";
 import { listIndex } from "@/lib/markets/list-index";
@@ -19,13 +20,15 @@ const ms = (ns: number) => Math.round(ns / 1e4) / 100;
 export function GET() {
   const cache = marketCache();
   const index = listIndex();
+  const shapes = shapeStats();
   const memory = process.memoryUsage();
   const { CACHE_MAX_MB } = config();
   const response = Response.json(
     {
       cache: { ...cache.size, mb: mb(cache.size.bytes), budgetMb: CACHE_MAX_MB, live: cache.isLive, ...cache.stats },
       listIndex: { ...index.size, mb: mb(index.size.bytes), ...index.stats },
-      cachesMb: mb(cache.size.bytes + index.size.bytes),
+      jsonShapes: { ...shapes, mb: mb(shapes.bytes) },
+      cachesMb: mb(cache.size.bytes + index.size.bytes + shapes.bytes),
       process: { rssMb: mb(memory.rss), heapUsedMb: mb(memory.heapUsed) },
       eventLoopDelayMs: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
     },
