@@ -6,6 +6,7 @@
 // nothing else in the code touches globalThis.
 import "server-only";
 import type { AsyncLocalStorage } from "node:async_hooks";
+import type { LRUCache } from "lru-cache";
 import type { ShapeTable } from "@/lib/cache/json-shapes";
 import type { ResponseCache } from "@/lib/cache/response-cache";
 import type { Config } from "@/lib/config";
@@ -13,6 +14,7 @@ import type { Breaker } from "@/lib/db/breaker";
 import type { Sql } from "@/lib/db/client";
 import type { ReadRouter } from "@/lib/db/replicas";
 import type { ListIndex } from "@/lib/markets/list-index";
+import type { MarketListResponse } from "@/lib/markets/schemas";
 import type { RequestScope } from "@/lib/request-scope";
 
 export interface ProcessState {
@@ -30,6 +32,8 @@ export interface ProcessState {
   marketsCache: ResponseCache;
   /** The in-memory orders of the lists (lib/markets/list-index.ts): server.ts feeds it from the NOTIFY stream, list reads slice it. */
   listIndex: ListIndex;
+  /** The list pages kept for their keys' next requests (lib/markets/cache.ts): their bytes are stated in /api/stats. */
+  listPages: LRUCache<string, { parts: (Buffer | null)[]; total: number; page: MarketListResponse | null }>;
   /** The shapes of packed JSON (lib/cache/json-shapes.ts): a list item packed by the warm-up in server.ts or by a page unpacks in a route handler. */
   jsonShapes: ShapeTable;
   /**

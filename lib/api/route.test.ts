@@ -72,6 +72,17 @@ describe("json – a list page put together from items kept packed", () => {
     expect(await json(new Request("http://localhost/v1/markets"), page(), { cache: "list" }).text()).toBe(text);
   });
 
+  it("a page kept (its JSON as UTF-8 bytes) has the same ETag as the same page carried as text, and that body", async () => {
+    const kept = listPageOf(items.map(packJson), 2, 20, 0, true);
+    const response = json(new Request("http://localhost/v1/markets"), kept, { cache: "list" });
+    const text = JSON.stringify(page());
+    expect(response.headers.get("etag")).toBe(etagOf(text, "application/json"));
+    const body = representationOf(response)!.body;
+    expect(Buffer.isBuffer(body)).toBe(true);
+    expect(body.toString()).toBe(text);
+    expect(await response.text()).toBe(text);
+  });
+
   it("a 304 for its ETag, and the camelCase variant from the parsed items", () => {
     const etag = json(new Request("http://localhost/v1/markets"), page(), { cache: "list" }).headers.get("etag")!;
     const again = json(new Request("http://localhost/v1/markets", { headers: { "if-none-match": etag } }), page(), { cache: "list" });

@@ -3,7 +3,7 @@
 // the camelCase variant chosen by Accept, weak ETags with 304s, Cache-Control per endpoint, Vary and CORS.
 // Handlers stay thin: they return data, never a Response, and have no try/catch of their own.
 import { createHash } from "node:crypto";
-import { jsonTextOf } from "@/lib/cache/json-text";
+import { jsonBytesOf, jsonTextOf } from "@/lib/cache/json-text";
 import { withCacheStatus, type RequestCacheStatus } from "@/lib/cache/request-status";
 import { requestDeadlineMs } from "@/lib/db/bounds";
 import { withTimeout } from "@/lib/db/breaker";
@@ -62,11 +62,14 @@ export function wantsCamel(req: Request): boolean {
  * A hash of the body and its media type, so the two variants never share one. Weak: the server
  * gzips bodies for clients that accept it, after this handler, and a strong validator must differ
  * between content-codings; a weak one is shared by them (RFC 9110 8.8.1), and If-None-Match
- * compares weakly anyway.
+ * compares weakly anyway. A text and its UTF-8 bytes hash alike (a string is hashed as its UTF-8).
  */
-export function etagOf(body: string, mediaType: string): string {
+export function etagOf(body: Body, mediaType: string): string {
   return `W/"${createHash("sha1").update(mediaType).update("\n").update(body).digest("base64url")}"`;
 }
+
+/** A JSON body: its text, or the text's UTF-8 (a list page kept: lib/cache/json-text.ts, JSON_BYTES). */
+export type Body = string | Buffer;
 
 /** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/ prefixes are ignored, "*" matches any. */
 export function ifNoneMatchHits(header: string | null, etag: string): boolean {
@@ -86,7 +89,7 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
 const REPRESENTATIONS = Symbol("representations");
 /** One variant's body and ETag; `gzipped` is filled by whoever compresses it first (lib/server/api-router.ts). */
 export interface Representation {
-  body: string;
+  body: Body;
   etag: string;
   gzipped?: Promise<Buffer>;
 }
@@ -98,7 +101,7 @@ function represent(data: unknown, mediaType: string, camel: ((data: any) => unkn
   const hit = memo?.get(mediaType);
   if (hit) return hit;
   // A value that carries its JSON (a list page of items kept packed, lib/markets/list-page.ts) is not serialized again.
-  const body = (camel ? undefined : jsonTextOf(data)) ?? JSON.stringify(camel ? camel(data) : data);
+  const body = (camel ? undefined : (jsonBytesOf(data) ?? jsonTextOf(data))) ?? JSON.stringify(camel ? camel(data) : data);
   const rep: Representation = { body, etag: etagOf(body, mediaType) };
   if (holder) {
     if (memo) memo.set(mediaType, rep);
@@ -161,7 +164,7 @@ export function json(req: Request, answer: unknown, options: RouteOptions<any>, 
   // lib/server/api-router.ts writes the representation itself: no body of the Response's own (an encoded
   // copy made per request, never read).
   const direct = (req as DirectRequest)[WRITES_REPRESENTATION] === true;
-  const response = new Response(direct ? null : body, { status: 200, headers });
+  const response = new Response(direct ? null : (body as string | Uint8Array<ArrayBuffer>), { status: 200, headers });
   Object.defineProperty(response, REPRESENTATION, { value: rep });
   return response;
 }

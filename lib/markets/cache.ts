@@ -10,6 +10,7 @@ import { withDatabase } from "@/lib/db/breaker";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { batchLoads } from "@/lib/cache/batch-loads";
 import { packJson } from "@/lib/cache/json-shapes";
+import { jsonBytesOf } from "@/lib/cache/json-text";
 import { recordCheck, recordResult, recordTags, recordUnfit } from "@/lib/cache/render-record";
 import { reportCacheResult } from "@/lib/cache/request-status";
 import { ResponseCache, type CacheResult, type CacheStatus, type Loaded } from "@/lib/cache/response-cache";
@@ -43,7 +44,7 @@ export function marketCache(): ResponseCache {
   return shared("marketsCache", () => {
     const { CACHE, CACHE_MAX_MB, CACHE_STALE_IF_ERROR_S, CACHE_CHECK_JSON } = config();
     return new ResponseCache({
-      maxBytes: CACHE ? CACHE_MAX_MB * 1024 * 1024 : 0,
+      maxBytes: CACHE ? Math.floor(CACHE_MAX_MB * 1024 * 1024 * (1 - KEPT_PAGES_SHARE)) : 0,
       checkJson: CACHE_CHECK_JSON,
       staleIfErrorMs: CACHE_STALE_IF_ERROR_S * 1000,
       canServeStale: isDatabaseUnavailable,
@@ -156,23 +157,45 @@ function sliceCheck(query: MarketListQuery, slice: ListSlice): () => Promise<boo
 }
 
 /**
- * The pages put together lately, by the item texts they were made of: asked again with the same items
- * (the same Buffers, compared by identity) and total, the same object is handed out, so its body and ETag
- * are not made again (lib/api/route.ts keeps them per object). Validated on every read, so never staler
- * than its parts. A page is kept only once its key comes back: the long tail's keys, asked once, must not
- * keep their pages alive (each would survive into the old generation and cost the collector twice).
+ * The pages put together lately, by the items they were made of: asked again with the same items (the
+ * same Buffers, compared by identity) and total, the same object is handed out, so its body and ETag are
+ * not made again (lib/api/route.ts keeps them per object). Validated on every read, so never staler than
+ * its parts. A page is kept only once its key comes back: the long tail's keys, asked once, must not keep
+ * their pages alive (each would survive into the old generation and cost the collector twice). A page kept
+ * holds its JSON as UTF-8 bytes (lib/markets/list-page.ts), weighed in KEPT_PAGES_SHARE of the budget.
  */
-const composed = new LRUCache<string, { parts: (Buffer | null)[]; total: number; page: MarketListResponse | null }>({ max: 512 });
-
 function composePage(query: MarketListQuery, total: number, results: CacheResult<Buffer | null>[]): MarketListResponse {
+  const composed = keptPages();
   const key = JSON.stringify(query);
   const parts = results.map((r) => r.value);
   const last = composed.get(key);
   const same = last !== undefined && last.total === total && last.parts.length === parts.length && last.parts.every((p, i) => p === parts[i]);
   if (same && last.page) return last.page;
-  const page = listPageOf(parts, total, query.limit, query.offset);
+  const page = listPageOf(parts, total, query.limit, query.offset, same);
   composed.set(key, { parts, total, page: same ? page : null });
   return page;
+}
+
+/** The share of CACHE_MAX_MB for the list pages kept (the response cache has the rest): 4.7 MB of 150, ~80 pages of 20 items. */
+export const KEPT_PAGES_SHARE = 1 / 32;
+
+interface KeptPage {
+  parts: (Buffer | null)[];
+  total: number;
+  page: MarketListResponse | null;
+}
+
+/** The list pages kept, per process (lib/process-state.ts: its bytes are stated with the caches'). */
+export function keptPages(): LRUCache<string, KeptPage> {
+  return shared("listPages", () => {
+    const { CACHE, CACHE_MAX_MB } = config();
+    return new LRUCache<string, KeptPage>({
+      max: 512,
+      maxSize: Math.max(1, Math.floor((CACHE ? CACHE_MAX_MB * 1024 * 1024 : 0) * KEPT_PAGES_SHARE)),
+      // Its key, record and parts (~400 bytes), and a kept page's bytes, made now (it is asked for them next).
+      sizeCalculation: (e) => 400 + e.parts.length * 8 + (e.page ? (jsonBytesOf(e.page)?.length ?? 0) : 0),
+    });
+  });
 }
 
 /** At most this many list items in one statement (a flood of pages in one turn becomes several). */

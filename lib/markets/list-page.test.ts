@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { packJson } from "@/lib/cache/json-shapes";
-import { JSON_TEXT, jsonTextOf } from "@/lib/cache/json-text";
+import { JSON_BYTES, JSON_TEXT, jsonBytesOf, jsonTextOf } from "@/lib/cache/json-text";
 import { listPageOf } from "./list-page";
 
 const item = (id: string, extra: Record<string, unknown> = {}) => ({
@@ -41,5 +41,15 @@ describe("listPageOf", () => {
     const copy = { ...page };
     expect(copy.markets[0].id).toBe("a");
     expect(JSON_TEXT in copy).toBe(false);
+  });
+
+  it("a page kept for its key's next requests carries its JSON as UTF-8 bytes, made once, and no text", () => {
+    const page = listPageOf([packJson(item("a")), null, packJson(item("b"))], 2, 20, 0, true);
+    const bytes = jsonBytesOf(page);
+    expect(Buffer.isBuffer(bytes)).toBe(true);
+    expect(bytes!.toString("utf8")).toBe(JSON.stringify(page));
+    expect(jsonBytesOf(page)).toBe(bytes);
+    expect(jsonTextOf(page)).toBeUndefined();
+    expect(JSON_BYTES in { ...page }).toBe(false);
   });
 });

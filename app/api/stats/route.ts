@@ -1,10 +1,10 @@
 // GET /api/stats – what this instance holds in memory, for operators and the benchmarks (npm run
 // bench:compare prints it after each run): the response cache's entries and bytes against its budget,
-// the lists' in-memory orders, the shapes of the packed list items, the process's memory. No database, no market data.
+// the lists' in-memory orders, the list pages kept and the shapes of the packed list items, the process's memory. No database, no market data.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { shapeStats } from "@/lib/cache/json-shapes";
 import { config } from "@/lib/config";
-import { marketCache } from "@/lib/markets/cache";
+import { keptPages, marketCache } from "@/lib/markets/cache";
 import { listIndex } from "@/lib/markets/list-index";
 
 export const dynamic = "force-dynamic";
@@ -21,14 +21,16 @@ export function GET() {
   const cache = marketCache();
   const index = listIndex();
   const shapes = shapeStats();
+  const pages = keptPages();
   const memory = process.memoryUsage();
   const { CACHE_MAX_MB } = config();
   const response = Response.json(
     {
       cache: { ...cache.size, mb: mb(cache.size.bytes), budgetMb: CACHE_MAX_MB, live: cache.isLive, ...cache.stats },
       listIndex: { ...index.size, mb: mb(index.size.bytes), ...index.stats },
+      keptPages: { entries: pages.size, bytes: pages.calculatedSize, mb: mb(pages.calculatedSize) },
       jsonShapes: { ...shapes, mb: mb(shapes.bytes) },
-      cachesMb: mb(cache.size.bytes + index.size.bytes + shapes.bytes),
+      cachesMb: mb(cache.size.bytes + pages.calculatedSize + index.size.bytes + shapes.bytes),
       process: { rssMb: mb(memory.rss), heapUsedMb: mb(memory.heapUsed) },
       eventLoopDelayMs: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
     },
