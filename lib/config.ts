@@ -125,7 +125,7 @@ export const VARIABLES = {
     100_000,
   ),
   WARM_UP_ITEMS_PERCENT: int(
-    "List items loaded before the port opens, as a share of CACHE_MAX_MB: the ACTIVE markets most traded in all, so that the first pass of crawlers and readers over the lists after a start finds them in memory. About 8 s at 100k markets (32,484 items, 114 MB of the default 150), 3 s more to the start in all; 0: none.",
+    "List items loaded before the port opens, as a share of the response cache's budget: the ACTIVE markets most traded in all, so that the first pass of crawlers and readers over the lists after a start finds them in memory. About 10 s at 100k markets (46,330–47,825 items, 111–115 MB of the response cache's 145 with the default CACHE_MAX_MB), 3 s more to the start in all; 0: none.",
     80,
     0,
     100,
@@ -150,7 +150,7 @@ export const VARIABLES = {
   // response cache
   CACHE: flag("The response cache of /v1 and the pages (off: every read goes to the database).", true),
   CACHE_MAX_MB: num(
-    "Byte budget of the response cache, MB, each entry weighed as its bytes and the 800 bytes of heap it takes beside them: answers as JSON text outside V8's heap (an eighth for those asked again, kept parsed), list items (~218 for the 61,887 ACTIVE markets of 100,000), rendered pages. With the list orders (95 MB at 100,000 markets), 150 keeps every cache of an instance under 256 MB as measured (245 stated, 250–254 held beyond a CACHE=off process after the same traffic).",
+    "Byte budget of the cached answers, MB: the response cache, each entry weighed as its bytes and the 800 bytes of heap it takes beside them (answers as JSON text outside V8's heap, an eighth for those asked again kept parsed; list items packed, ~150 MB for the 61,887 ACTIVE markets of 100,000; rendered pages), and a 32nd of it for the list pages kept for their keys' next requests. With the list orders (95 MB at 100,000 markets), 150 keeps every cache of an instance under 256 MB as measured (240.5 stated, 251.3 held beyond a CACHE=off process after the same traffic).",
     150,
     "≥ 0",
   ),
