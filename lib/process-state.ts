@@ -13,8 +13,8 @@ import type { Config } from "@/lib/config";
 import type { Breaker } from "@/lib/db/breaker";
 import type { Sql } from "@/lib/db/client";
 import type { ReadRouter } from "@/lib/db/replicas";
+import type { KeptPage } from "@/lib/markets/cache";
 import type { ListIndex } from "@/lib/markets/list-index";
-import type { MarketListResponse } from "@/lib/markets/schemas";
 import type { RequestScope } from "@/lib/request-scope";
 
 export interface ProcessState {
@@ -33,7 +33,7 @@ export interface ProcessState {
   /** The in-memory orders of the lists (lib/markets/list-index.ts): server.ts feeds it from the NOTIFY stream, list reads slice it. */
   listIndex: ListIndex;
   /** The list pages kept for their keys' next requests (lib/markets/cache.ts): their bytes are stated in /api/stats. */
-  listPages: LRUCache<string, { parts: (Buffer | null)[]; total: number; page: MarketListResponse | null }>;
+  listPages: LRUCache<string, KeptPage>;
   /** The shapes of packed JSON (lib/cache/json-shapes.ts): a list item packed by the warm-up in server.ts or by a page unpacks in a route handler. */
   jsonShapes: ShapeTable;
   /**

@@ -179,7 +179,8 @@ function composePage(query: MarketListQuery, total: number, results: CacheResult
 /** The share of CACHE_MAX_MB for the list pages kept (the response cache has the rest): 4.7 MB of 150, ~80 pages of 20 items. */
 export const KEPT_PAGES_SHARE = 1 / 32;
 
-interface KeptPage {
+/** A list key's last page: the items it was made of, and the page itself once the key came back with them. */
+export interface KeptPage {
   parts: (Buffer | null)[];
   total: number;
   page: MarketListResponse | null;
@@ -225,8 +226,8 @@ const loadItem = batchLoads(
  * or marks: as strings, each item loaded in the long tail survived two scavenges and was copied into the
  * old generation (the `wide` mix promoted ~28 MB per scavenge, whose pauses grew to 30-120 ms, and the
  * heap to 840 MB; README, "Performance at 100,000 markets"). A page unpacks its items into its text
- * (lib/markets/list-page.ts): ~0.15 ms for 20, where each item missed cost the main thread ~25 µs and the
- * database more.
+ * (lib/markets/list-page.ts): ~0.15 ms for 20, where a page's misses (a third of its items, when the
+ * `wide` mix's did not fit) had cost the main thread ~0.5 ms and the database more.
  */
 function listItems(markets: ListSlice["markets"]): Promise<CacheResult<Buffer | null>[]> {
   const loadOne = async (id: string): Promise<Loaded<Buffer | null>> => {

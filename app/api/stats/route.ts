@@ -1,6 +1,7 @@
 // GET /api/stats – what this instance holds in memory, for operators and the benchmarks (npm run
 // bench:compare prints it after each run): the response cache's entries and bytes against its budget,
-// the lists' in-memory orders, the list pages kept and the shapes of the packed list items, the process's memory. No database, no market data.
+// the lists' in-memory orders, the list pages kept, the shapes of the packed list items, the process's
+// memory. No database, no market data.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { shapeStats } from "@/lib/cache/json-shapes";
 import { config } from "@/lib/config";
