@@ -153,6 +153,51 @@ test("server.ts loads the ACTIVE markets' list items before it opens its port; a
   }
 });
 
+test("server.ts's list-item warm-up asks a read again after the database did not answer it in time (a busy start), and finishes", async () => {
+  test.setTimeout(150_000);
+  const db = await createDatabase("markets_test_warm_retry");
+  const sql = postgres(db.url, { max: 3, onnotice: () => {} });
+  const itemReadsWaiting = async () =>
+    (
+      await sql<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND state = 'active' AND wait_event_type = 'Lock'
+           AND query LIKE '%SELECT m.id, m.slug, %'`
+    )[0].n;
+  try {
+    await migrate(sql, () => {});
+    await Promise.all(
+      ["alpha", "beta", "gamma"].map((w) => makeMarket(sql, { prefix: "warm-retry", status: "ACTIVE", columns: { question: `Will ${w} happen?` } })),
+    );
+    // The outcomes locked: the warm-up's statement (markets with their outcomes; pg_stat_activity keeps only
+    // the start of its text) waits until the database gives up on it. Nothing else reads them before the port opens.
+    const lock = await sql.reserve();
+    await lock`BEGIN`;
+    await lock`LOCK TABLE outcomes IN ACCESS EXCLUSIVE MODE`;
+    const starting = startInstance({ DATABASE_URL: db.url, LOG_REQUESTS: "0", WARM_UP_ITEMS_PERCENT: "100" });
+    try {
+      await expect.poll(itemReadsWaiting, { timeout: 60_000, intervals: [50] }).toBe(1);
+      await expect.poll(itemReadsWaiting, { timeout: 10_000, intervals: [50] }).toBe(0); // the statement timed out
+    } finally {
+      await lock`ROLLBACK`;
+      lock.release();
+    }
+    const app = await starting;
+    try {
+      const out = app.stdout();
+      expect(out, out).toMatch(/warmed up: list items of 3 of 3 ACTIVE markets in \d+ ms \(response cache [\d.]+ MB; [12] reads? asked again\)/);
+      const res = await fetch(`${app.baseURL}/v1/markets?status=ACTIVE&q=alpha`);
+      expect((await res.json()).markets).toHaveLength(1);
+      expect(res.headers.get("x-cache"), "its item was loaded before the port opened").toBe("HIT");
+    } finally {
+      await app.stop();
+    }
+  } finally {
+    await sql.end();
+    await db.drop();
+  }
+});
+
 test("server.ts with its port in use – one line naming the port, the embedded PostgreSQL stopped, exit 1", async () => {
   test.skip(process.env.TEST_DEV === "1", "Next refuses a second dev server in one directory; runs against the production build");
   test.setTimeout(180_000);

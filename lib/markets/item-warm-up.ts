@@ -5,10 +5,14 @@
 // the worst p99 of a run (README, "Performance at 100,000 markets"). They go in as a page's would (the
 // same entries, tags and batched loads, so as fresh as any), most traded last, so that they are the most
 // recent in the LRU, up to a share of the cache's budget, and within a deadline: a slow or absent
-// database, or a change stream not heard (nothing could be kept), ends it early, never the start.
+// database, or a change stream not heard (nothing could be kept), ends it early, never the start. A read
+// the database did not answer in time is asked again, twice at most: a start beside a busy database (a
+// lock, the trending sweeper catching up after a pause) had stopped at its first timeout and served the
+// first crawl cold.
 import "server-only";
 import type { Sql } from "postgres";
 import { withDatabase } from "@/lib/db/breaker";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { marketCache, warmListItems } from "./cache";
 
 export interface ItemWarmUpResult {
@@ -20,6 +24,8 @@ export interface ItemWarmUpResult {
   bytes: number;
   /** Why it stopped before it was done: the deadline, the change stream, a failed read. */
   stopped: string | null;
+  /** Reads asked again after the database did not answer them (in time). */
+  retried: number;
   ms: number;
 }
 
@@ -33,10 +39,14 @@ export interface ItemWarmUpOptions {
 /** Markets per step: one statement (lib/markets/cache.ts loads at most 500 items in one). */
 const STEP = 500;
 
+/** Reads asked again in all, after a pause each, when the database did not answer (a timeout, an outage). */
+const RETRIES = 2;
+const RETRY_PAUSE_MS = 1_500;
+
 export async function warmUpListItems(sql: Sql, { share, deadlineMs }: ItemWarmUpOptions): Promise<ItemWarmUpResult> {
   const started = performance.now();
   const cache = marketCache();
-  const result: ItemWarmUpResult = { items: 0, markets: 0, bytes: cache.size.bytes, stopped: null, ms: 0 };
+  const result: ItemWarmUpResult = { items: 0, markets: 0, bytes: cache.size.bytes, stopped: null, retried: 0, ms: 0 };
   const target = Math.floor(cache.budgetBytes * Math.min(1, share));
   if (target <= 0) return result;
   const late = () => performance.now() - started > deadlineMs;
@@ -51,12 +61,19 @@ export async function warmUpListItems(sql: Sql, { share, deadlineMs }: ItemWarmU
     return result.stopped === null;
   };
   const step = async (markets: { id: string; slug: string }[]) => {
-    if (!go()) return;
-    try {
-      await warmListItems(markets);
-      result.items += markets.length;
-    } catch (err) {
-      stop(`a failed read (${(err as Error).message})`);
+    while (go()) {
+      try {
+        await warmListItems(markets);
+        result.items += markets.length;
+        return;
+      } catch (err) {
+        if (!isDatabaseUnavailable(err) || result.retried >= RETRIES) {
+          stop(`a failed read (${(err as Error).message})`);
+          return;
+        }
+        result.retried++;
+        await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
+      }
     }
   };
   try {
