@@ -193,8 +193,8 @@ async function main() {
   if (CACHE && WARM_UP_ITEMS_PERCENT > 0) {
     const r = await warmUpListItems(sql, { share: WARM_UP_ITEMS_PERCENT / 100, deadlineMs: WARM_UP_DEADLINE_MS });
     const mb = (r.bytes / 1024 / 1024).toFixed(1);
-    const stopped = `${r.retried ? `; ${r.retried} read${r.retried > 1 ? "s" : ""} asked again` : ""}${r.stopped ? `; stopped by ${r.stopped}` : ""}`;
-    log(`warmed up: list items of ${r.items} of ${r.markets} ACTIVE markets in ${r.ms} ms (response cache ${mb} MB${stopped})`);
+    const notes = `${r.retried ? `; ${r.retried} read${r.retried > 1 ? "s" : ""} asked again` : ""}${r.stopped ? `; stopped by ${r.stopped}` : ""}`;
+    log(`warmed up: list items of ${r.items} of ${r.markets} ACTIVE markets in ${r.ms} ms (response cache ${mb} MB${notes})`);
   }
 
   // Compile the render path and load the trending markets' reads before anyone waits on them.

@@ -105,9 +105,9 @@ function withId(id: number, rest: string): Buffer {
 
 /** The JSON text `bytes` (from packJson) were packed from. */
 export function unpackJson(bytes: Buffer): string {
-  const id = bytes.readUInt16LE(0);
-  const rest = bytes.toString("utf8", 2);
-  return id === RAW ? rest : joined(table().shapes[id].pieces, rest);
+  const out: string[] = [];
+  unpackJsonInto(bytes, out);
+  return out.join("");
 }
 
 /**

@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { apiErrorAnswer } from "@/lib/api/headers";
-import { representationOf, writesRepresentation } from "@/lib/api/route";
+import { type Body, representationOf, writesRepresentation } from "@/lib/api/route";
 import { acceptsGzip } from "./page-cache";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;
@@ -130,7 +130,7 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
     headers[name] = value;
   });
   const head = req.method === "HEAD";
-  let body: Buffer | string = "";
+  let body: Body = "";
   const rep = representationOf(response);
   if (rep) body = rep.body;
   else if (response.body) body = Buffer.from(await response.arrayBuffer());
