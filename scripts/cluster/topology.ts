@@ -312,7 +312,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         running: () => Boolean(proc && !exited(proc)),
         start: async () => {
           fs.appendFileSync(logFile, `--- start ${new Date().toISOString()}\n`);
-          proc = track(child(process.execPath, ["--max-semi-space-size=128", "--import", "tsx", "server.ts"], logFile, { env }));
+          proc = track(child(process.execPath, ["--max-semi-space-size=64", "--import", "tsx", "server.ts"], logFile, { env }));
           const ready = `${instance.baseURL}/readyz`;
           await waitFor(name, async () => (await fetch(ready)).ok, 180_000, proc, logFile);
         },
