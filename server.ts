@@ -145,7 +145,8 @@ async function main() {
   const guard = frontDoor({ rateLimit, trustProxy });
   // The list and market pages from memory while nothing they show changed (lib/server/page-cache.ts).
   const pages = CACHE && PAGE_CACHE ? pageCache(render) : null;
-  // /v1 from its route modules without Next's request pipeline (lib/server/api-router.ts). Not in dev:
+  // /v1 and the probes (/healthz, /readyz) from their route modules without Next's request pipeline
+  // (lib/server/api-router.ts). Not in dev:
   // there Next compiles the routes and reloads an edited handler, which modules loaded once here would not.
   const api = dev ? () => false : apiRouter(await loadApiRoutes(path.join(import.meta.dirname, "app")));
   const server = http.createServer((req, res) => {

@@ -1,7 +1,9 @@
 import { execFileSync } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { bySpecificity, matchRoute, scanApiRoutes } from "./api-router";
+import { apiRouter, bySpecificity, matchRoute, scanApiRoutes } from "./api-router";
 
 const appDir = path.resolve(import.meta.dirname, "../../app");
 const routes = scanApiRoutes(appDir);
@@ -10,9 +12,9 @@ const match = (p: string) => {
   return m && { folder: m.route.folder, params: m.params };
 };
 
-describe("the /v1 routes, matched as Next matches its app directory", () => {
-  it("finds every route.ts under app/v1", () => {
-    const files = execFileSync("find", [path.join(appDir, "v1"), "-name", "route.ts"], { encoding: "utf8" })
+describe("the /v1 and probe routes, matched as Next matches its app directory", () => {
+  it("finds every route.ts under app/v1, app/healthz and app/readyz", () => {
+    const files = execFileSync("find", ["v1", "healthz", "readyz"].map((f) => path.join(appDir, f)).concat("-name", "route.ts"), { encoding: "utf8" })
       .trim()
       .split("\n");
     expect(routes.map((r) => r.file).sort()).toEqual(files.sort());
@@ -33,6 +35,8 @@ describe("the /v1 routes, matched as Next matches its app directory", () => {
     ["/v1/nope", "v1/[[...path]]", { path: ["nope"] }],
     ["/v1/markets/abc/nope", "v1/[[...path]]", { path: ["markets", "abc", "nope"] }],
     ["/v1/markets/slug/x/orderbook/at/more", "v1/[[...path]]", { path: ["markets", "slug", "x", "orderbook", "at", "more"] }],
+    ["/healthz", "healthz", {}],
+    ["/readyz", "readyz", {}],
   ])("%s → %s", (p, folder, params) => {
     expect(match(p)).toEqual({ folder, params });
   });
@@ -55,5 +59,62 @@ describe("the /v1 routes, matched as Next matches its app directory", () => {
     expect(at("/v1/q/x")).toBe("v1/[id]/x");
     expect(at("/v1/q/y")).toBe("v1/[...rest]");
     expect(at("/v1")).toBeNull();
+  });
+});
+
+describe("which requests the router answers", () => {
+  // Two routed folders with one route each, over real HTTP; what the router leaves goes to a 404 here (Next's place).
+  // One answers with a promise, one without (as app/healthz does): Next takes both.
+  const ok = () => Response.json({ ok: true }, { headers: { "Cache-Control": "no-store" } });
+  const okLater = async () => ok();
+  const routes = [
+    {
+      folder: "v1/[[...path]]",
+      segments: [
+        { kind: "static" as const, value: "v1" },
+        { kind: "catchAll" as const, name: "path", optional: true },
+      ],
+      module: { GET: okLater },
+    },
+    { folder: "healthz", segments: [{ kind: "static" as const, value: "healthz" }], module: { GET: ok } },
+  ];
+  const router = apiRouter(routes);
+  const ask = (path: string, method = "GET") =>
+    new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+      const server = http.createServer((req, res) => {
+        if (!router(req, res)) res.writeHead(404).end("left to Next");
+      });
+      server.listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as AddressInfo;
+        const req = http.request({ host: "127.0.0.1", port, path, method }, (res) => {
+          let body = "";
+          res.on("data", (d) => (body += d));
+          res.on("end", () => {
+            server.close();
+            resolve({ status: res.statusCode ?? 0, body, headers: res.headers });
+          });
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    });
+
+  it.each(["/healthz", "/healthz?probe=1", "/v1", "/v1?x=1", "/v1/anything"])("answers %s from its route", async (p) => {
+    const res = await ask(p);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({ ok: true });
+    expect(res.headers["cache-control"]).toBe("no-store");
+    expect(res.headers.vary).toBe("Accept-Encoding");
+  });
+
+  it.each(["/", "/healthzx", "/v10", "/readyz", "/markets/healthz", "http://127.0.0.1/healthz"])("leaves %s to Next", async (p) => {
+    expect((await ask(p)).status).toBe(404);
+  });
+
+  it("answers HEAD from GET without the body, and leaves a method no module exports", async () => {
+    const head = await ask("/healthz", "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.body).toBe("");
+    expect((await ask("/healthz", "OPTIONS")).status).toBe(404);
   });
 });

@@ -1,6 +1,8 @@
 // /v1 without Next's request machinery (#23): server.ts hands every /v1 GET, HEAD and OPTIONS that the
 // front door let through to the route modules under app/v1 directly, the same handlers Next would call,
-// matched by the same file-system rules. Next's app-route pipeline cost about a millisecond a request,
+// matched by the same file-system rules. The load balancers' probes (/healthz, /readyz) go the same way: a
+// probe through Next cost about 230 KB of allocation and a render slot, and answered slowest when the
+// instance was busiest. Next's app-route pipeline cost about a millisecond a request,
 // most of the CPU of an answer from memory. What Next added is done here: HEAD from GET without the body,
 // gzip for clients that take it (once per representation of a cached answer, on the thread pool), and
 // Vary: Accept-Encoding. Everything else (status, ETag/304, Cache-Control, CORS, X-Cache, errors) is the
@@ -16,7 +18,7 @@ import { apiErrorAnswer } from "@/lib/api/headers";
 import { type Body, representationOf, writesRepresentation } from "@/lib/api/route";
 import { acceptsGzip } from "./page-cache";
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }) => Response | Promise<Response>;
 type RouteModule = Partial<Record<"GET" | "HEAD" | "OPTIONS", Handler>>;
 
 type Segment = { kind: "static"; value: string } | { kind: "param"; name: string } | { kind: "catchAll"; name: string; optional: boolean };
@@ -50,8 +52,11 @@ export function bySpecificity(a: Pick<ApiRoute, "segments">, b: Pick<ApiRoute, "
   return 0;
 }
 
-/** Every route.ts under `appDir/base`, most specific first, not loaded. Route groups `(x)` add no segment; `_private` folders are not routes. */
-export function scanApiRoutes(appDir: string, base = "v1"): Array<Omit<ApiRoute, "module"> & { file: string }> {
+/** The folders of the app directory whose routes are answered here: the API and the load balancers' probes. */
+export const ROUTED_FOLDERS = ["v1", "healthz", "readyz"] as const;
+
+/** Every route.ts under each of `appDir/bases`, most specific first, not loaded. Route groups `(x)` add no segment; `_private` folders are not routes. */
+export function scanApiRoutes(appDir: string, bases: readonly string[] = ROUTED_FOLDERS): Array<Omit<ApiRoute, "module"> & { file: string }> {
   const found: Array<Omit<ApiRoute, "module"> & { file: string }> = [];
   const walk = (folder: string) => {
     for (const entry of fs.readdirSync(path.join(appDir, folder), { withFileTypes: true })) {
@@ -63,14 +68,14 @@ export function scanApiRoutes(appDir: string, base = "v1"): Array<Omit<ApiRoute,
       }
     }
   };
-  walk(base);
+  for (const base of bases) walk(base);
   return found.sort(bySpecificity);
 }
 
 /** The routes of scanApiRoutes with their modules (under tsx, the sources Next builds from). */
-export async function loadApiRoutes(appDir: string, base = "v1"): Promise<ApiRoute[]> {
+export async function loadApiRoutes(appDir: string, bases?: readonly string[]): Promise<ApiRoute[]> {
   return Promise.all(
-    scanApiRoutes(appDir, base).map(async ({ file, ...route }) => ({ ...route, module: (await import(pathToFileURL(file).href)) as RouteModule })),
+    scanApiRoutes(appDir, bases).map(async ({ file, ...route }) => ({ ...route, module: (await import(pathToFileURL(file).href)) as RouteModule })),
   );
 }
 
@@ -160,15 +165,24 @@ function fail(req: IncomingMessage, res: ServerResponse, err: unknown) {
   res.end(req.method === "HEAD" ? undefined : answer.body);
 }
 
+/** The first segment of a request's path in origin form ("/v1/markets?x" → "v1"); "" for any other form. */
+function firstSegment(url: string): string {
+  if (url[0] !== "/") return "";
+  const end = url.slice(1).search(/[/?]/);
+  return end < 0 ? url.slice(1) : url.slice(1, end + 1);
+}
+
 /**
- * A handler that answers a /v1 request (true) from the routes, or leaves it to Next (false): a request in
- * absolute form, a path no route names (none: app/v1 has its catch-all), a method no module exports.
- * The front door (lib/server/front-door.ts) has already refused malformed paths and other methods.
+ * A handler that answers a request under a routed folder (true) from the routes, or leaves it to Next
+ * (false): a request in absolute form, a path no route names (none under /v1: app/v1 has its catch-all), a
+ * method no module exports. The front door (lib/server/front-door.ts) has already refused malformed paths
+ * and other methods.
  */
 export function apiRouter(routes: ApiRoute[]) {
+  const folders = new Set(routes.flatMap((r) => (r.segments[0]?.kind === "static" ? [r.segments[0].value] : [])));
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url ?? "";
-    if (!(url === "/v1" || url.startsWith("/v1/") || url.startsWith("/v1?"))) return false;
+    if (!folders.has(firstSegment(url))) return false;
     const method = req.method;
     if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") return false;
     try {
@@ -177,7 +191,8 @@ export function apiRouter(routes: ApiRoute[]) {
       const handler = match && (method === "OPTIONS" ? match.route.module.OPTIONS : (match.route.module[method] ?? match.route.module.GET));
       if (!match || !handler) return false;
       const request = writesRepresentation(requestOf(req, method === "OPTIONS" ? "OPTIONS" : "GET"));
-      handler(request, { params: Promise.resolve(match.params) }).then(
+      // A handler may answer without a promise (the probes' do), as Next allows.
+      Promise.resolve(handler(request, { params: Promise.resolve(match.params) })).then(
         (response) => send(req, res, response).catch((err) => fail(req, res, err)),
         (err) => fail(req, res, err),
       );
