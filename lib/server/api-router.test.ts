@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { apiRouter, bySpecificity, matchRoute, scanApiRoutes } from "./api-router";
+import { apiRouter, bySpecificity, matchRoute, ROUTED_FOLDERS, scanApiRoutes } from "./api-router";
 
 const appDir = path.resolve(import.meta.dirname, "../../app");
 const routes = scanApiRoutes(appDir);
@@ -14,7 +14,7 @@ const match = (p: string) => {
 
 describe("the /v1 and probe routes, matched as Next matches its app directory", () => {
   it("finds every route.ts under app/v1, app/healthz and app/readyz", () => {
-    const files = execFileSync("find", ["v1", "healthz", "readyz"].map((f) => path.join(appDir, f)).concat("-name", "route.ts"), { encoding: "utf8" })
+    const files = execFileSync("find", ROUTED_FOLDERS.map((f) => path.join(appDir, f)).concat("-name", "route.ts"), { encoding: "utf8" })
       .trim()
       .split("\n");
     expect(routes.map((r) => r.file).sort()).toEqual(files.sort());
