@@ -54,8 +54,8 @@ export function bySpecificity(a: Pick<ApiRoute, "segments">, b: Pick<ApiRoute, "
 /** The folders of the app directory whose routes are answered here: the API and the load balancers' probes. */
 export const ROUTED_FOLDERS = ["v1", "healthz", "readyz"] as const;
 
-/** Every route.ts under each of `appDir/bases`, most specific first, not loaded. Route groups `(x)` add no segment; `_private` folders are not routes. */
-export function scanApiRoutes(appDir: string, bases: readonly string[] = ROUTED_FOLDERS): Array<Omit<ApiRoute, "module"> & { file: string }> {
+/** Every route.ts under each of ROUTED_FOLDERS, most specific first, not loaded. Route groups `(x)` add no segment; `_private` folders are not routes. */
+export function scanApiRoutes(appDir: string): Array<Omit<ApiRoute, "module"> & { file: string }> {
   const found: Array<Omit<ApiRoute, "module"> & { file: string }> = [];
   const walk = (folder: string) => {
     for (const entry of fs.readdirSync(path.join(appDir, folder), { withFileTypes: true })) {
@@ -67,15 +67,13 @@ export function scanApiRoutes(appDir: string, bases: readonly string[] = ROUTED_
       }
     }
   };
-  for (const base of bases) walk(base);
+  for (const folder of ROUTED_FOLDERS) walk(folder);
   return found.sort(bySpecificity);
 }
 
 /** The routes of scanApiRoutes with their modules (under tsx, the sources Next builds from). */
-export async function loadApiRoutes(appDir: string, bases?: readonly string[]): Promise<ApiRoute[]> {
-  return Promise.all(
-    scanApiRoutes(appDir, bases).map(async ({ file, ...route }) => ({ ...route, module: (await import(pathToFileURL(file).href)) as RouteModule })),
-  );
+export async function loadApiRoutes(appDir: string): Promise<ApiRoute[]> {
+  return Promise.all(scanApiRoutes(appDir).map(async ({ file, ...route }) => ({ ...route, module: (await import(pathToFileURL(file).href)) as RouteModule })));
 }
 
 /** The route a path names and its params (decoded), or null. `path` is the request's path, not decoded. */
@@ -164,13 +162,6 @@ function fail(req: IncomingMessage, res: ServerResponse, err: unknown) {
   res.end(req.method === "HEAD" ? undefined : answer.body);
 }
 
-/** The first segment of a request's path in origin form ("/v1/markets?x" → "v1"); "" for any other form. */
-function firstSegment(url: string): string {
-  if (url[0] !== "/") return "";
-  const end = url.slice(1).search(/[/?]/);
-  return end < 0 ? url.slice(1) : url.slice(1, end + 1);
-}
-
 /**
  * A handler that answers a request under a routed folder (true) from the routes, or leaves it to Next
  * (false): a request in absolute form, a path no route names (none under /v1: app/v1 has its catch-all), a
@@ -178,10 +169,12 @@ function firstSegment(url: string): string {
  * and other methods.
  */
 export function apiRouter(routes: ApiRoute[]) {
-  const folders = new Set(routes.flatMap((r) => (r.segments[0]?.kind === "static" ? [r.segments[0].value] : [])));
+  // "/v1", "/healthz", …: a path is routed when it is one of them or goes on from one with "/" or "?".
+  const prefixes = [...new Set(routes.flatMap((r) => (r.segments[0]?.kind === "static" ? [`/${r.segments[0].value}`] : [])))];
+  const routed = (url: string) => prefixes.some((p) => url.startsWith(p) && (url.length === p.length || url[p.length] === "/" || url[p.length] === "?"));
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url ?? "";
-    if (!folders.has(firstSegment(url))) return false;
+    if (!routed(url)) return false;
     const method = req.method;
     if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") return false;
     try {
