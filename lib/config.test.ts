@@ -1,11 +1,17 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import os from "node:os";
-import { configMarkdown, parseConfig, VARIABLES, withConfigSection } from "./config";
+import { configMarkdown, DEFAULT_POOL_SIZE, parseConfig, VARIABLES, withConfigSection } from "./config";
 
 describe("config – every variable declared once, validated at start", () => {
   it("defaults: an empty environment is a valid configuration", () => {
-    expect(parseConfig({})).toMatchObject({ PORT: 3000, HOST: "0.0.0.0", DB_POOL_SIZE: Math.max(2, 2 * os.availableParallelism()), CACHE: true, RATE_LIMIT: true, DATABASE_REPLICA_URLS: [] });
+    expect(parseConfig({})).toMatchObject({
+      PORT: 3000,
+      HOST: "0.0.0.0",
+      DB_POOL_SIZE: DEFAULT_POOL_SIZE,
+      CACHE: true,
+      RATE_LIMIT: true,
+      DATABASE_REPLICA_URLS: [],
+    });
   });
 
   it("an empty value counts as unset", () => {

@@ -103,15 +103,8 @@ function list(description: string, item: z.ZodString, type: string): Variable<st
   };
 }
 
-/**
- * The request pool's default size: two connections per core of this machine (PostgreSQL's rule of thumb for
- * its server, cores × 2), at least 2. More connections than the cores can run only queue in the kernel: a
- * query waits as long, and each connection's reads cost the event loop a wake-up of their own, where fewer
- * connections carry several answers per read (postgres.js pipelines on a busy connection). On 2 cores at
- * 100k markets, 10 connections (the default until stop 47) served cold reads 25–45% slower than 2–4 (README,
- * "Stop 47").
- */
-export const DEFAULT_POOL_SIZE = Math.max(2, 2 * os.availableParallelism());
+/** Two connections per core, 2–10: on 2 cores, 10 served 33–43% fewer cold reads a second than 2–4 (README, "Stop 47"). */
+export const DEFAULT_POOL_SIZE = Math.min(10, Math.max(2, 2 * os.availableParallelism()));
 
 /** Every runtime variable, grouped as the README lists them. */
 export const VARIABLES = {
@@ -146,8 +139,13 @@ export const VARIABLES = {
   DATABASE_URL: optionalUrl("The PostgreSQL to use; unset: the embedded cluster in EMBEDDED_PG_DIR is started."),
   EMBEDDED_PG_DIR: text("Data directory of the embedded PostgreSQL.", path.join(process.cwd(), ".data", "pg"), ".data/pg"),
   DB_POOL_SIZE: {
-    ...int("Connections in the request pool (per replica too). The default follows PostgreSQL's rule of thumb, two per core of this machine.", DEFAULT_POOL_SIZE, 1, 1000),
-    fallback: "2 per core (at least 2)",
+    ...int(
+      "Connections in the request pool (per replica too). The default, two per core of this machine, suits a database on the same machine; docs/deploy.md says when to set it lower.",
+      DEFAULT_POOL_SIZE,
+      1,
+      1000,
+    ),
+    fallback: "2 per core, 2–10",
   },
   DB_CONNECT_TIMEOUT_MS: ms("How long a connection attempt may take.", 2000),
   DB_STATEMENT_TIMEOUT_MS: ms("statement_timeout of the request pool (0: none).", 3000),

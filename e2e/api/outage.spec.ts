@@ -142,7 +142,7 @@ test("a table locked for longer than the lock timeout – its readers answer 503
     });
     await sleep(200);
     const outcome = market.outcomes[0].id;
-    // Eight clients hammer the locked endpoint while two polite ones read others: the pool of ten must not fill up.
+    // Eight clients hammer the locked endpoint (one load between them: single flight) while two polite ones read others: the pool must not fill up.
     const locked = startLoad(app.baseURL, [`/v1/markets/${first.id}`], { connections: 8, pauseMs: 0 });
     const others = startLoad(app.baseURL, ["/v1/markets?limit=5", `/v1/markets/${market.id}/orderbook?outcomeId=${outcome}`, "/healthz"], { connections: 2 });
     await sleep(4000);
