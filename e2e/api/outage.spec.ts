@@ -190,3 +190,51 @@ test("a table locked for longer than the lock timeout – its readers answer 503
     await admin.end();
   }
 });
+
+test("a read's session ended under it (pg_terminate_backend) – the read runs again on a new session and answers 200; the breaker stays closed", async () => {
+  test.setTimeout(60_000);
+  const admin = postgres(cluster.url, { max: 2, onnotice: () => {} });
+  try {
+    // A market no request has asked for (the tests above took the highest ids): its detail must load.
+    const [target] = await admin<{ id: string }[]>`SELECT id FROM markets WHERE id <> ${market.id} ORDER BY id ASC LIMIT 1`;
+    const outputBefore = app.output().length;
+    // Hold the read in flight: market detail reads comments, locked here until the session is ended.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = admin.begin(async (tx) => {
+      await tx`LOCK TABLE comments IN ACCESS EXCLUSIVE MODE`;
+      locked();
+      await released;
+    });
+    await isLocked;
+    const read = timed(`${app.baseURL}/v1/markets/${target.id}`);
+    // The app's session waiting for the lock (well within the 1 s lock timeout), ended as an admin or a pooler would.
+    let waiting: { pid: number }[] = [];
+    for (let i = 0; i < 100 && !waiting.length; i++) {
+      waiting = await admin<{ pid: number }[]>`
+        SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`;
+      if (!waiting.length) await sleep(10);
+    }
+    expect(waiting.length).toBe(1);
+    const [{ ended }] = await admin<{ ended: boolean }[]>`SELECT pg_terminate_backend(${waiting[0].pid}) AS ended`;
+    expect(ended).toBe(true);
+    await sleep(50);
+    release();
+    await holder;
+
+    const res = await read;
+    expect(res.status, res.body).toBe(200);
+    expect(JSON.parse(res.body).id).toBe(target.id);
+    // The ended session's pool slot reconnects on a later read, and postgres.js 3.4.9 replays the ended
+    // session's 57P01 onto it (porsager/postgres#1223): more concurrent cold reads than the pool has
+    // connections reach that slot, and every one answers 200.
+    const others = await admin<{ id: string }[]>`SELECT id FROM markets WHERE id <> ${market.id} ORDER BY id ASC OFFSET 1 LIMIT 12`;
+    const results = await Promise.all(others.map((m) => timed(`${app.baseURL}/v1/markets/${m.id}`)));
+    expect(results.map((r) => r.status)).toEqual(others.map(() => 200));
+    expect(app.output().slice(outputBefore)).not.toContain("database unavailable");
+  } finally {
+    await admin.end();
+  }
+});

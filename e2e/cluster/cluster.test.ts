@@ -32,7 +32,8 @@ afterAll(async () => {
   await primary?.end();
   await replica?.end({ timeout: 0 });
   await cluster?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
+  // KEEP_CLUSTER_DIR=1 keeps the logs of a failed run (app*.log, primary.log, replica.log) to read.
+  if (!process.env.KEEP_CLUSTER_DIR) fs.rmSync(dir, { recursive: true, force: true });
 }, 120_000);
 
 /** GET through HAProxy; `server` pins the request to one instance with HAProxy's SRV cookie. */
@@ -278,6 +279,52 @@ describe("cluster – failures", () => {
       .toBeGreaterThanOrEqual(2);
   });
 
+  it("a replica ends the session under a read: the read answers from the primary, and the breaker stays closed", async () => {
+    const m = await makeMarket(primary, { prefix: "cl", status: "ACTIVE" });
+    await expect.poll(async () => (await replica`SELECT 1 FROM markets WHERE id = ${m.id}`).length, { timeout: 10_000 }).toBe(1);
+    const logBefore = fs.readFileSync(path.join(dir, "app2.log"), "utf8").length;
+    // Hold a read on the replica: a lock taken on the primary is replayed there (market detail reads comments).
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = primary.begin(async (tx) => {
+      await tx`LOCK TABLE comments IN ACCESS EXCLUSIVE MODE`;
+      locked();
+      await released;
+    });
+    try {
+      await isLocked;
+      await expect
+        .poll(async () => (await replica`SELECT 1 FROM pg_locks WHERE relation = 'comments'::regclass AND mode = 'AccessExclusiveLock'`).length, {
+          timeout: 10_000,
+          interval: 20,
+        })
+        .toBe(1);
+      const read = get(`/v1/markets/slug/${m.slug}`, "app2");
+      // app2's session on the replica, waiting for the replayed lock (well within the 1 s lock timeout), ended.
+      let waiting: { pid: number }[] = [];
+      for (let i = 0; i < 100 && !waiting.length; i++) {
+        waiting = await replica<{ pid: number }[]>`
+          SELECT pid FROM pg_stat_activity WHERE datname = 'markets' AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`;
+        if (!waiting.length) await sleep(10);
+      }
+      expect(waiting.length).toBe(1);
+      await replica`SELECT pg_terminate_backend(${waiting[0].pid})`;
+      await sleep(50);
+      release();
+      await holder;
+      const res = await read;
+      expect(res.status, String(res.body)).toBe(200);
+      expect(res.servedBy).toBe("app2");
+      expect(res.body).toMatchObject({ id: m.id, slug: m.slug });
+    } finally {
+      release();
+      await holder.catch(() => {});
+    }
+    expect(fs.readFileSync(path.join(dir, "app2.log"), "utf8").slice(logBefore)).not.toContain("database unavailable");
+  });
+
   it("app1 killed: its clients reconnect through HAProxy to app2, rejoin and refetch, and miss nothing", async () => {
     const m = await makeMarket(primary, { prefix: "cl", status: "ACTIVE" });
     const channel = `market:${m.slug}:orderbook`;
@@ -286,7 +333,12 @@ describe("cluster – failures", () => {
     const seen: { connection: number; seq: number }[] = [];
     let connection = 0;
     let book: string[] = [];
-    const refetch = async () => (book = bidPrices((await get(bookPath(m), "app2")).body));
+    const failed: string[] = [];
+    const refetch = async () => {
+      const res = await get(bookPath(m), "app2");
+      if (res.status === 200) book = bidPrices(res.body);
+      else failed.push(`${res.status} from ${res.servedBy}: ${String(res.body).slice(0, 200)}`);
+    };
     socket.on("orderbook", (s: Signal) => {
       seen.push({ connection, seq: s.seq });
       void refetch();
@@ -304,7 +356,8 @@ describe("cluster – failures", () => {
       await cluster.instances[0].kill();
       await addOrder(primary, m, { price: "0.210" }); // committed while the client has no socket
       await waitFor(() => connection === 1 && socket.connected, 30_000, "the reconnect through HAProxy");
-      await waitFor(() => book.includes("0.210"), 10_000, "the refetch after the reconnect");
+      await waitFor(() => book.includes("0.210") || failed.length > 0, 10_000, "the refetch after the reconnect");
+      expect(failed).toEqual([]);
 
       await addOrder(primary, m, { price: "0.220" });
       await waitFor(() => book.includes("0.220"), 10_000, "the signal from app2");

@@ -4,9 +4,9 @@
 import "server-only";
 import { config } from "@/lib/config";
 import { isErrorOf, shared } from "@/lib/process-state";
-import { db } from "./client";
+import { db, type ReadAttempt, recordReads } from "./client";
 import { connectTimeoutS, requestDeadlineMs } from "./bounds";
-import { DatabaseUnavailableError, isConnectionFailure, isDatabaseUnavailable } from "./errors";
+import { DatabaseUnavailableError, isConnectionFailure, isDatabaseUnavailable, isLostSession, isReplicaFailure } from "./errors";
 
 export interface BreakerOptions {
   /** Runs one cheap query; resolves when the database answers. */
@@ -111,14 +111,35 @@ export function breaker(): Breaker {
 }
 
 /**
- * Runs database work for one request: refused at once while the breaker is open, bounded by the request
+ * Runs the database reads of one load: refused at once while the breaker is open, bounded by the request
  * deadline (pool wait included), and any "try again" failure turned into a DatabaseUnavailableError.
+ *
+ * A load whose session was lost (the server ended it, or a replica failed it) runs once more, within the
+ * same deadline, on a new session, on the primary if a replica served it: a session ends under one read
+ * without the database being away (pg_terminate_backend, a pooler, a restarted replica). postgres.js
+ * 3.4.9 also replays a lost session's error onto the first query of its next one (porsager/postgres#1223),
+ * so without the retry a healthy database would answer a 503 and open the breaker. Loads only read:
+ * running one twice is safe.
  */
 export async function withDatabase<T>(work: () => Promise<T>): Promise<T> {
   const b = breaker();
   b.check();
+  const deadline = Date.now() + requestDeadlineMs();
+  const first: ReadAttempt = { replica: false, primaryOnly: false };
   try {
-    return await withTimeout(work(), requestDeadlineMs());
+    try {
+      return await withTimeout(recordReads(first, work), requestDeadlineMs());
+    } catch (err) {
+      if (!isLostSession(err) && !(first.replica && isReplicaFailure(err))) throw err;
+      const retry: ReadAttempt = { replica: false, primaryOnly: first.replica };
+      try {
+        return await withTimeout(recordReads(retry, work), Math.max(1, deadline - Date.now()));
+      } catch (again) {
+        // The primary's session was lost and a new one could not answer either: the database is away.
+        if (!first.replica && isLostSession(err) && isDatabaseUnavailable(again)) b.trip(err);
+        throw again;
+      }
+    }
   } catch (err) {
     if (isConnectionFailure(err)) b.trip(err);
     if (!isDatabaseUnavailable(err)) throw err;

@@ -4,6 +4,7 @@ import "server-only";
 import postgres from "postgres";
 import { config } from "@/lib/config";
 import { dropShared, peekShared, shared } from "@/lib/process-state";
+import { inScope, runInScope } from "@/lib/request-scope";
 import { createReadRouter } from "./replicas";
 import { connectTimeoutS, queryBounds } from "./bounds";
 
@@ -46,8 +47,25 @@ export async function closeDb() {
 export async function readDb(): Promise<Sql> {
   const urls = config().DATABASE_REPLICA_URLS;
   if (!urls.length) return db();
+  const attempt = inScope("readAttempt");
+  if (attempt?.primaryOnly) return db();
   const reads = shared("reads", () => createReadRouter({ primary: db(), urls, open: (url, onclose) => connect(url, { onclose, connection: queryBounds() }) }));
-  return reads.pick();
+  const sql = await reads.pick();
+  if (attempt && sql !== db()) attempt.replica = true;
+  return sql;
+}
+
+/** Where the reads of one attempt at a database load went (lib/db/breaker.ts retries a load once). */
+export interface ReadAttempt {
+  /** A read of it went to a replica. */
+  replica: boolean;
+  /** Every read goes to the primary: the retry of a load a replica failed. */
+  primaryOnly: boolean;
+}
+
+/** Runs `work` with its reads recorded in `attempt` (readDb); without replicas there is nothing to record. */
+export function recordReads<T>(attempt: ReadAttempt, work: () => Promise<T>): Promise<T> {
+  return config().DATABASE_REPLICA_URLS.length ? runInScope("readAttempt", attempt, work) : work();
 }
 
 /** The replicas as this process sees them (for logs and tests); empty without DATABASE_REPLICA_URLS. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DatabaseUnavailableError, isConnectionFailure, isDatabaseUnavailable } from "./errors";
+import { DatabaseUnavailableError, isConnectionFailure, isDatabaseUnavailable, isLostSession, isReplicaFailure } from "./errors";
 
 const withCode = (code: string) => Object.assign(new Error(code), { code });
 
@@ -29,6 +29,27 @@ describe("isDatabaseUnavailable – away or overloaded means 503, anything else 
   });
 
   it("the domain error is", () => expect(isDatabaseUnavailable(new DatabaseUnavailableError("x"))).toBe(true));
+});
+
+describe("isLostSession and isReplicaFailure – which failed loads run once more (lib/db/breaker.ts)", () => {
+  it.each([
+    ["CONNECTION_CLOSED", true, true], // the socket closed under a query (pg_terminate_backend, a restarted server)
+    ["ECONNRESET", true, true],
+    ["57P01", true, true], // admin_shutdown, also replayed by postgres.js onto the next session (porsager/postgres#1223)
+    ["57P05", true, true], // idle_session_timeout
+    ["ECONNREFUSED", false, true], // no session was made: the primary is away; a replica may be
+    ["CONNECT_TIMEOUT", false, true],
+    ["57P03", false, true], // starting up
+    ["CONNECTION_ENDED", false, true], // our own pool was ended (shutdown): never retried on the primary
+    ["40001", false, true], // canceling statement due to conflict with recovery (a hot standby)
+    ["40P01", false, true], // a standby's buffer-pin deadlock
+    ["57014", false, false], // statement_timeout: the same query would time out again
+    ["55P03", false, false],
+    ["42P01", false, false],
+  ])("%s → lost session %s, replica failure %s", (code, lost, replica) => {
+    expect(isLostSession(withCode(code))).toBe(lost);
+    expect(isReplicaFailure(withCode(code))).toBe(replica);
+  });
 });
 
 describe("isDatabaseUnavailable – across bundles", () => {

@@ -20,8 +20,8 @@ const CONNECTION_CODES = new Set([
   "CONNECTION_ENDED",
 ]);
 
-/** SQLSTATEs of a server that is shutting down, starting up, crashed or out of connection slots. */
-const UNREACHABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "53400"]);
+/** SQLSTATEs of a server that is shutting down, starting up, crashed, ended an idle session or is out of connection slots. */
+const UNREACHABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "57P05", "53300", "53400"]);
 
 /** SQLSTATEs of a query the server gave up on: statement_timeout (57014) and lock_timeout (55P03). */
 const TIMEOUT_SQLSTATES = new Set(["57014", "55P03"]);
@@ -51,6 +51,23 @@ export function isConnectionFailure(err: unknown): boolean {
   if (!code) return false;
   // Class 08 is "connection exception" in every PostgreSQL version.
   return CONNECTION_CODES.has(code) || UNREACHABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code);
+}
+
+/** Codes of a session that was open and then lost: the socket closed or reset, or the server ended it
+ * (admin_shutdown, crash_shutdown, idle_session_timeout). Not a connect that failed, nor our own pool's end. */
+const LOST_SESSION_CODES = new Set(["CONNECTION_CLOSED", "ECONNRESET", "EPIPE", "57P01", "57P02", "57P05"]);
+
+/** The session under a query was lost (lib/db/breaker.ts runs the load again on a new one). */
+export function isLostSession(err: unknown): boolean {
+  return LOST_SESSION_CODES.has(codeOf(err) ?? "");
+}
+
+/** SQLSTATEs a hot standby cancels a query with when it conflicts with replay, or that say its database is gone. */
+const RECOVERY_CONFLICT_SQLSTATES = new Set(["40001", "40P01", "57P04"]);
+
+/** A failure of a read on a replica that the primary may not share: the replica unreachable or in conflict with replay. */
+export function isReplicaFailure(err: unknown): boolean {
+  return isConnectionFailure(err) || RECOVERY_CONFLICT_SQLSTATES.has(codeOf(err) ?? "");
 }
 
 /** Any failure that says "try again shortly", not "this request is wrong": connection failures and timeouts. */
