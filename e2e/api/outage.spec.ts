@@ -7,6 +7,7 @@ import { expect, test } from "../fixtures";
 import { startOwnCluster, type OwnCluster } from "../support/cluster";
 import { startInstance, type Instance } from "../support/instance";
 import { startLoad } from "../support/load";
+import { holdLock, lockWaiters } from "../support/locks";
 
 /** "Within about a second", with room for a machine busy running the rest of the suite (before: ~10 s hangs). */
 const FAST_MS = 2000;
@@ -199,30 +200,16 @@ test("a read's session ended under it (pg_terminate_backend) – the read runs a
     const [target] = await admin<{ id: string }[]>`SELECT id FROM markets WHERE id <> ${market.id} ORDER BY id ASC LIMIT 1`;
     const outputBefore = app.output().length;
     // Hold the read in flight: market detail reads comments, locked here until the session is ended.
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => (locked = r));
-    const holder = admin.begin(async (tx) => {
-      await tx`LOCK TABLE comments IN ACCESS EXCLUSIVE MODE`;
-      locked();
-      await released;
-    });
-    await isLocked;
+    const lock = await holdLock(admin, "comments");
     const read = timed(`${app.baseURL}/v1/markets/${target.id}`);
     // The app's session waiting for the lock (well within the 1 s lock timeout), ended as an admin or a pooler would.
-    let waiting: { pid: number }[] = [];
-    for (let i = 0; i < 100 && !waiting.length; i++) {
-      waiting = await admin<{ pid: number }[]>`
-        SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`;
-      if (!waiting.length) await sleep(10);
-    }
+    const [{ db }] = await admin<{ db: string }[]>`SELECT current_database() AS db`;
+    const waiting = await lockWaiters(admin, db);
     expect(waiting.length).toBe(1);
-    const [{ ended }] = await admin<{ ended: boolean }[]>`SELECT pg_terminate_backend(${waiting[0].pid}) AS ended`;
+    const [{ ended }] = await admin<{ ended: boolean }[]>`SELECT pg_terminate_backend(${waiting[0]}) AS ended`;
     expect(ended).toBe(true);
     await sleep(50);
-    release();
-    await holder;
+    await lock.release();
 
     const res = await read;
     expect(res.status, res.body).toBe(200);

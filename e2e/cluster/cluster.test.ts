@@ -11,6 +11,7 @@ import type { OrderBook } from "@/lib/markets/schemas";
 import type { Signal } from "@/lib/realtime/channels";
 import { sleep } from "@/lib/dev/tools";
 import { join, waitFor } from "../realtime-helpers";
+import { holdLock, lockWaiters } from "../support/locks";
 import { addOrder, addTrades, makeMarket, type TestMarket } from "../support/markets";
 import { freePort } from "@/lib/dev/tools";
 import { startCluster, type Cluster } from "../../scripts/cluster/topology";
@@ -284,17 +285,8 @@ describe("cluster – failures", () => {
     await expect.poll(async () => (await replica`SELECT 1 FROM markets WHERE id = ${m.id}`).length, { timeout: 10_000 }).toBe(1);
     const logBefore = fs.readFileSync(path.join(dir, "app2.log"), "utf8").length;
     // Hold a read on the replica: a lock taken on the primary is replayed there (market detail reads comments).
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => (locked = r));
-    const holder = primary.begin(async (tx) => {
-      await tx`LOCK TABLE comments IN ACCESS EXCLUSIVE MODE`;
-      locked();
-      await released;
-    });
+    const lock = await holdLock(primary, "comments");
     try {
-      await isLocked;
       await expect
         .poll(async () => (await replica`SELECT 1 FROM pg_locks WHERE relation = 'comments'::regclass AND mode = 'AccessExclusiveLock'`).length, {
           timeout: 10_000,
@@ -303,24 +295,17 @@ describe("cluster – failures", () => {
         .toBe(1);
       const read = get(`/v1/markets/slug/${m.slug}`, "app2");
       // app2's session on the replica, waiting for the replayed lock (well within the 1 s lock timeout), ended.
-      let waiting: { pid: number }[] = [];
-      for (let i = 0; i < 100 && !waiting.length; i++) {
-        waiting = await replica<{ pid: number }[]>`
-          SELECT pid FROM pg_stat_activity WHERE datname = 'markets' AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`;
-        if (!waiting.length) await sleep(10);
-      }
+      const waiting = await lockWaiters(replica, "markets");
       expect(waiting.length).toBe(1);
-      await replica`SELECT pg_terminate_backend(${waiting[0].pid})`;
+      await replica`SELECT pg_terminate_backend(${waiting[0]})`;
       await sleep(50);
-      release();
-      await holder;
+      await lock.release();
       const res = await read;
       expect(res.status, String(res.body)).toBe(200);
       expect(res.servedBy).toBe("app2");
       expect(res.body).toMatchObject({ id: m.id, slug: m.slug });
     } finally {
-      release();
-      await holder.catch(() => {});
+      await lock.release();
     }
     expect(fs.readFileSync(path.join(dir, "app2.log"), "utf8").slice(logBefore)).not.toContain("database unavailable");
   });
