@@ -130,10 +130,12 @@ export async function withDatabase<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await withTimeout(recordReads(first, work), requestDeadlineMs());
     } catch (err) {
-      if (!isLostSession(err) && !(first.replica && isReplicaFailure(err))) throw err;
+      const left = deadline - Date.now();
+      // No time left: a retry would start a query no one waits for.
+      if (left <= 0 || (!isLostSession(err) && !(first.replica && isReplicaFailure(err)))) throw err;
       const retry: ReadAttempt = { replica: false, primaryOnly: first.replica };
       try {
-        return await withTimeout(recordReads(retry, work), Math.max(1, deadline - Date.now()));
+        return await withTimeout(recordReads(retry, work), left);
       } catch (again) {
         // The primary's session was lost and a new one could not answer either: the database is away.
         if (!first.replica && isLostSession(err) && isDatabaseUnavailable(again)) b.trip(err);
