@@ -6,15 +6,25 @@ import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import type postgres from "postgres";
 import { addTrades, makeMarket, type MarketOptions } from "../support/markets";
+import { testRun } from "../fixtures";
 import { expect, test } from "./helpers";
 
 const token = () => `tok${randomUUID().replace(/-/g, "").slice(0, 10)}`;
 
-/** An ACTIVE market whose question holds a word no other market has (so `/?q=<word>` lists it alone). */
+/**
+ * An ACTIVE market whose question holds a word no other market has (so `/?q=<word>` lists it alone),
+ * returned once the test server lists it (a LOCKED one is never listed: at once): its insert reaches the server as a NOTIFY, a few ms after the
+ * commit, and a list rendered before that rightly holds no such market (the browser's list refetches
+ * only every 30 s).
+ */
 async function activeMarket(sql: postgres.Sql, opts: MarketOptions = {}) {
   const word = token();
   const question = `Will ${word} happen?`;
   const m = await makeMarket(sql, { status: "ACTIVE", question, ...opts });
+  if (m.status !== "LOCKED") {
+    const listed = `${testRun().baseURL}/v1/markets?q=${word}&status=${m.status}`;
+    await expect.poll(async () => (await (await fetch(listed)).json()).total, { timeout: 10_000 }).toBe(1);
+  }
   return { ...m, word, question: opts.question ?? question };
 }
 
