@@ -203,8 +203,7 @@ test("a read's session ended under it (pg_terminate_backend) – the read runs a
     const lock = await holdLock(admin, "comments");
     const read = timed(`${app.baseURL}/v1/markets/${target.id}`);
     // The app's session waiting for the lock (well within the 1 s lock timeout), ended as an admin or a pooler would.
-    const [{ db }] = await admin<{ db: string }[]>`SELECT current_database() AS db`;
-    const waiting = await lockWaiters(admin, db);
+    const waiting = await lockWaiters(admin);
     expect(waiting.length).toBe(1);
     const [{ ended }] = await admin<{ ended: boolean }[]>`SELECT pg_terminate_backend(${waiting[0]}) AS ended`;
     expect(ended).toBe(true);

@@ -295,7 +295,7 @@ describe("cluster – failures", () => {
         .toBe(1);
       const read = get(`/v1/markets/slug/${m.slug}`, "app2");
       // app2's session on the replica, waiting for the replayed lock (well within the 1 s lock timeout), ended.
-      const waiting = await lockWaiters(replica, "markets");
+      const waiting = await lockWaiters(replica);
       expect(waiting.length).toBe(1);
       await replica`SELECT pg_terminate_backend(${waiting[0]})`;
       await sleep(50);

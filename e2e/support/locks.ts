@@ -23,12 +23,12 @@ export async function holdLock(sql: postgres.Sql, table: string): Promise<{ rele
   };
 }
 
-/** The pids of the sessions of `database` that `sql` sees waiting for a lock, polled every 10 ms for up to `ms`. */
-export async function lockWaiters(sql: postgres.Sql, database: string, ms = 1000): Promise<number[]> {
+/** The pids of the sessions of `sql`'s own database waiting for a lock, polled every 10 ms for up to `ms`. */
+export async function lockWaiters(sql: postgres.Sql, ms = 1000): Promise<number[]> {
   const end = Date.now() + ms;
   for (;;) {
     const rows = await sql<{ pid: number }[]>`
-      SELECT pid FROM pg_stat_activity WHERE datname = ${database} AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`;
+      SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`;
     if (rows.length || Date.now() > end) return rows.map((r) => r.pid);
     await sleep(10);
   }

@@ -113,39 +113,43 @@ export function breaker(): Breaker {
 /**
  * Runs the database reads of one load: refused at once while the breaker is open, bounded by the request
  * deadline (pool wait included), and any "try again" failure turned into a DatabaseUnavailableError.
- *
- * A load whose session was lost (the server ended it, or a replica failed it) runs once more, within the
- * same deadline, on a new session, on the primary if a replica served it: a session ends under one read
- * without the database being away (pg_terminate_backend, a pooler, a restarted replica). postgres.js
- * 3.4.9 also replays a lost session's error onto the first query of its next one (porsager/postgres#1223),
- * so without the retry a healthy database would answer a 503 and open the breaker. Loads only read:
- * running one twice is safe.
  */
 export async function withDatabase<T>(work: () => Promise<T>): Promise<T> {
   const b = breaker();
   b.check();
-  const deadline = Date.now() + requestDeadlineMs();
-  const first: ReadAttempt = { replica: false, primaryOnly: false };
   try {
-    try {
-      return await withTimeout(recordReads(first, work), requestDeadlineMs());
-    } catch (err) {
-      const left = deadline - Date.now();
-      // No time left: a retry would start a query no one waits for.
-      if (left <= 0 || (!isLostSession(err) && !(first.replica && isReplicaFailure(err)))) throw err;
-      const retry: ReadAttempt = { replica: false, primaryOnly: first.replica };
-      try {
-        return await withTimeout(recordReads(retry, work), left);
-      } catch (again) {
-        // The primary's session was lost and a new one could not answer either: the database is away.
-        if (!first.replica && isLostSession(err) && isDatabaseUnavailable(again)) b.trip(err);
-        throw again;
-      }
-    }
+    return await withOneRetry(work, b);
   } catch (err) {
     if (isConnectionFailure(err)) b.trip(err);
     if (!isDatabaseUnavailable(err)) throw err;
     b.noteUnavailable();
     throw isErrorOf(err, DatabaseUnavailableError) ? err : new DatabaseUnavailableError("database did not answer in time", 1, { cause: err });
+  }
+}
+
+/**
+ * `work` within the request deadline, and once more within what is left of it, on a new session, when its
+ * session was lost (the server ended it) or a replica failed it; on the primary if a replica served it.
+ * A session ends under one read without the database being away (pg_terminate_backend, a pooler, a
+ * restarted replica), and postgres.js 3.4.9 also replays a lost session's error onto the first query of
+ * its next one (porsager/postgres#1223): without the retry a healthy database would answer a 503 and open
+ * the breaker. Loads only read: running one twice is safe.
+ */
+async function withOneRetry<T>(work: () => Promise<T>, b: Breaker): Promise<T> {
+  const deadline = Date.now() + requestDeadlineMs();
+  const first: ReadAttempt = { replica: false, primaryOnly: false };
+  try {
+    return await withTimeout(recordReads(first, work), requestDeadlineMs());
+  } catch (err) {
+    const left = deadline - Date.now();
+    // No time left: a retry would start a query no one waits for.
+    if (left <= 0 || (!isLostSession(err) && !(first.replica && isReplicaFailure(err)))) throw err;
+    try {
+      return await withTimeout(recordReads({ replica: false, primaryOnly: first.replica }, work), left);
+    } catch (again) {
+      // The primary's session was lost and a new one could not answer either: the database is away.
+      if (!first.replica && isLostSession(err) && isDatabaseUnavailable(again)) b.trip(err);
+      throw again;
+    }
   }
 }
