@@ -1,5 +1,5 @@
 // npm run bench:book-log [-- --changes 1000000 --runs 300 --ops 2000]
-// The record of past books (migration 0011, issue #22) at scale, in its own database (bench_book_log) on
+// The record of past books (migration 0011) at scale, in its own database (bench_book_log) on
 // DATABASE_URL's server or the embedded cluster in EMBEDDED_PG_DIR:
 //   1. one outcome gets `changes` recorded versions, written set-based (COPY) into the tables the triggers
 //      write, as they write them: a simulated book whose every version changes one or two levels, its
@@ -10,7 +10,7 @@
 //   3. the write cost: single-statement order inserts, fills and cancels per second with the record on
 //      and off (SET markets.book_log), runs interleaved, and with the book triggers off altogether;
 //   4. the storage of the log tables per 1,000,000 changes.
-// Targets (issue #22, 2 cores): book at T p99 ≤ 30 ms; a page of 1,000 changes p99 ≤ 30 ms; writes with
+// Targets (docs/performance.md, 2 cores): book at T p99 ≤ 30 ms; a page of 1,000 changes p99 ≤ 30 ms; writes with
 // the record on ≥ 0.7× off. Prints only; never asserts.
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";

@@ -3,7 +3,7 @@
 // of lib/markets/queries.ts, no HTTP, no cache: every run is a cache miss), on a database with a heavy
 // outcome (npm run db:seed -- --heavy-trades 1000000). With BENCH_URL, the same over HTTP against a
 // server on that database started with CACHE=off RATE_LIMIT=off (so every request is a miss too).
-// Prints p50 and p99 per case against the targets of issue #21: a tape page ≤ 20 ms at any depth,
+// Prints p50 and p99 per case against the targets of docs/performance.md: a tape page ≤ 20 ms at any depth,
 // 50 books ≤ 3× one book. Prints only; never asserts.
 import { parseArgs } from "node:util";
 import { closeDb, db } from "../lib/db/client";

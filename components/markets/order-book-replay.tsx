@@ -1,5 +1,5 @@
 "use client";
-// The ladder's replay (#22 item 5): a time scrubber over the retained history (the last hour, or 6 or 24
+// The ladder's replay (docs/api.md "Past books"): a time scrubber over the retained history (the last hour, or 6 or 24
 // on request) that shows the book as it was (GET …/orderbook/at), with its time and version, and a way
 // back to live. Imported by order-book-ladder.tsx on the first click on Replay, so it costs nothing before.
 import { useEffect, useId, useRef, useState } from "react";

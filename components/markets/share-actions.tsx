@@ -1,7 +1,7 @@
 "use client";
 // The market page's actions: the watchlist star and the embed code (a <details> with the code and a copy
 // button). Handed to the page's layout as a slot, identical before and after the live swap. A client
-// component, so the page's RSC payload carries its four props rather than its markup (#23).
+// component, so the page's RSC payload carries its four props rather than its markup.
 import { buttonClass } from "@/components/ui/button";
 import { CopyButton } from "./copy-button";
 import { StarForm } from "./star-form";

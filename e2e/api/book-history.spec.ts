@@ -1,4 +1,4 @@
-// Book versions, checksums and past books (#22; docs/api.md "Book versions", "Book checksum", "Past books",
+// Book versions, checksums and past books (docs/api.md "Book versions", "Book checksum", "Past books",
 // "Keeping a book"). A simulated session of placements, fills, partial fills and cancels on one outcome,
 // with the orders table recorded after each statement: the past book at random moments must equal the
 // book netted from the orders as they stood then, and replaying the changes must pass through each.
@@ -213,7 +213,7 @@ test.describe("past books (GET …/orderbook/at and …/orderbook/changes)", () 
   });
 });
 
-test.describe("book versions (#22 items 1-3)", () => {
+test.describe("book versions, checksums and the heartbeat's versions", () => {
   let second: Instance | undefined;
   let sockets: Socket[] = [];
   test.afterEach(() => {

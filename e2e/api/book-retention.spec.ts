@@ -1,4 +1,4 @@
-// Retention of the book log (#22; docs/deploy.md "The book log", docs/api.md "Past books"): dropping expired
+// Retention of the book log (docs/deploy.md "The book log", docs/api.md "Past books"): dropping expired
 // days that hold a book's history must leave every book within retention rebuildable, identical to what
 // was served before the drop. One outcome gets 720 versions from real order statements (the triggers write
 // the log), then its log rows are moved back onto past UTC days:

@@ -95,7 +95,7 @@ test("database stopped under load – fast 503s with Retry-After, /readyz and pa
       else await sleep(100);
     }
     expect(recoveredAt, "API answers 200 again").toBeGreaterThan(0);
-    expect(recoveredAt - restartAt).toBeLessThan(8000); // before: 15.6 s under a simulator (issue 11)
+    expect(recoveredAt - restartAt).toBeLessThan(8000); // fresh answers within seconds of the restart, not after a long backoff
     // A connection accepted while PostgreSQL still recovered may yet answer 57P03 and reopen the breaker
     // for a second: readiness and pages are back within a few seconds all the same.
     await expect.poll(async () => (await timed(`${app.baseURL}/readyz`)).status, { timeout: 8000 }).toBe(200);

@@ -1,4 +1,4 @@
-// The closing VACUUM (ANALYZE) of seed and import (issue #23): it runs outside their transactions, on the
+// The closing VACUUM (ANALYZE) of seed and import: it runs outside their transactions, on the
 // request pool, whose statement_timeout (3 s by default) failed a 100,000-market seed after everything was
 // written. It must finish however long it takes, and leave the pool's limits as they were.
 import { spawn } from "node:child_process";

@@ -200,7 +200,7 @@ describe("cluster – a push never outruns the data (replica held back by recove
   });
 });
 
-describe("cluster – book versions (#22) with the replica held back", () => {
+describe("cluster – book versions with the replica held back", () => {
   beforeAll(() => cluster.replica.setApplyDelay(2000));
   afterAll(() => cluster.replica.setApplyDelay(0));
 

@@ -1,4 +1,4 @@
-// The ladder's replay (#22 item 5): a scrubber over the retained history shows the book as it was, with
+// The ladder's replay (docs/api.md "Past books"): a scrubber over the retained history shows the book as it was, with
 // its time and version, and "Back to live" returns to the current book; the live indicator says how fresh
 // the page's data is (the age of the last signal or heartbeat) and keeps counting.
 import { expect, test } from "../fixtures";

@@ -1,4 +1,4 @@
-// Follow, share and embed (#24): the watchlist (cookie, plain-form star, server-rendered page that stays
+// Follow, share and embed (docs/api.md "Beside the API"): the watchlist (cookie, plain-form star, server-rendered page that stays
 // live), the 24-hour move against SQL, share cards as an unfurler sees them, the embed card framed by another
 // origin (and nothing else framed), oEmbed, related markets, images that fail to load.
 import http from "node:http";

@@ -1,4 +1,4 @@
-// The market page's trade tape and chart modes (#21): the Activity panel arrives with the page, follows
+// The market page's trade tape and chart modes (docs/api.md "Trades", "Candles"): the Activity panel arrives with the page, follows
 // the database live (a trade committed with SQL appears without a reload) and walks back through the
 // cursor; the candle mode and the all-outcomes chart are SVGs in the first response, canvases on the
 // pointer, and stay in the URL.

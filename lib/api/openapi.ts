@@ -76,7 +76,7 @@ function ok(description: string, policy: CachePolicy, primary: z.ZodType, camel:
 
 const internal = error("Unexpected failure; the body never carries details.");
 
-// ---------------------------------------------------------------- book versions and past books (issue #22)
+// ---------------------------------------------------------------- book versions and past books (docs/api.md "Book versions", "Past books")
 
 const bookHeaders = {
   "Book-Version": z.string().meta({
@@ -233,7 +233,7 @@ function marketOperation(by: "id" | "slug"): ZodOpenApiOperationObject {
   };
 }
 
-// ---------------------------------------------------------------- trade tape and batches (issue #21)
+// ---------------------------------------------------------------- trade tape and batches (docs/api.md "Trades", "Batches")
 
 function tradesOperation(by: "id" | "slug"): ZodOpenApiOperationObject {
   return {

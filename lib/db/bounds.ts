@@ -1,4 +1,4 @@
-// Time limits of the request pool (issue 11): how long a connect, a statement, a lock wait and a whole
+// Time limits of the request pool: how long a connect, a statement, a lock wait and a whole
 // request may take before the answer is a 503 instead of a hang. Long jobs (migrations, seed, import)
 // lift them inside their own transaction.
 import "server-only";

@@ -27,7 +27,7 @@ export function db(): Sql {
   return shared("sql", () => {
     const url = config().DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set: start through server.ts or a script that resolves the database");
-    // Requests must not hang on a locked table or a runaway query (issue 11; long jobs lift this).
+    // Requests must not hang on a locked table or a runaway query (lib/db/bounds.ts; long jobs lift this).
     return connect(url, { connection: queryBounds() });
   });
 }

@@ -3,8 +3,8 @@
 // until autovacuum happens to run). VACUUM cannot run inside a transaction block, so the pool's
 // limits (a 3 s statement_timeout, a 1 s lock_timeout: lib/db/bounds.ts) cannot be lifted with SET
 // LOCAL as the seed and the import do for their writes; it runs on a connection of its own, with the
-// limits lifted for the session and put back before the connection returns to the pool (issue #23:
-// 100,000 seeded markets took longer than 3 s to vacuum, and the seed failed after writing everything).
+// limits lifted for the session and put back before the connection returns to the pool
+// (a vacuum of 100,000 seeded markets takes longer than the pool's 3 s statement limit).
 import "server-only";
 import type { Sql } from "./client";
 

@@ -76,7 +76,7 @@ export function attachRealtime(server: http.Server, options: RealtimeOptions): (
       for (const room of rooms.keys()) if (parseChannel(room)) yield room; // rooms also hold every socket's own id
     },
     sendHeartbeat: (channel, heartbeat) => io.to(channel).emit("heartbeat", heartbeat),
-    // A heartbeat on an orderbook channel carries the market's book versions (#22 item 3).
+    // A heartbeat on an orderbook channel carries the market's book versions (docs/api.md, "Book versions").
     heartbeatExtra:
       bookVersionsFor &&
       ((channel) => {

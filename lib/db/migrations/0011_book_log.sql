@@ -1,4 +1,4 @@
--- Book versions and the record of every past book (issue #22; docs/api.md "Book versions" and "Past books").
+-- Book versions and the record of every past book (docs/api.md "Book versions" and "Past books").
 --
 --   book_depth     resting LIMIT shares per (outcome, side, price) of every order: what the served book
 --                  is netted from, kept from the orders' transition tables (as migration 0005 keeps its counters)

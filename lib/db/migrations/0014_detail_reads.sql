@@ -1,4 +1,4 @@
--- A market's top ten traders without reading market_traders itself (issue #23, a cold market detail):
+-- A market's top ten traders without reading market_traders itself (a cold market detail):
 -- the index of migration 0005 found the rows but every one of them, twice ten, was then a random read
 -- of the table (952 MB at 100,000 markets) for user_id and trades. This one holds user_id and only rows
 -- with trades, so both walks of getMarket's top traders are index-only scans; it replaces the old one,

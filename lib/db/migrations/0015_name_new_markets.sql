@@ -1,4 +1,4 @@
--- New markets, named (issue #23): the lists' in-memory orders (lib/markets/list-index.ts) add a market
+-- New markets, named: the lists' in-memory orders (lib/markets/list-index.ts) add a market
 -- announced by id with one read of its row; a statement-wide 'list' makes them read every market again.
 -- A statement that adds few markets names each; a bulk insert (seed, import) stays one announcement,
 -- since NOTIFY queues every distinct payload until commit.

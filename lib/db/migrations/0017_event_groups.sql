@@ -1,4 +1,4 @@
--- Every announcement that names a market also says where it is listed (issue #23): 'r' is a list of
+-- Every announcement that names a market also says where it is listed: 'r' is a list of
 -- [category, sub_category, tags, status], the market's own after the change, and before it as well
 -- when the change moved it (another category, sub-category, tags or status). The response cache keys
 -- its related-markets lists by these (lib/markets/cache.ts, relatedTags), so a trade drops the lists of

@@ -3,7 +3,7 @@
 -- Since then every trending sweep, once a minute, announced a 'price' change for each market with a
 -- trade that had turned 24 h old: browsers on those markets were told to refetch, and each instance
 -- dropped the market's cached item, detail and pages and read its row into the list orders again,
--- for a change nothing shows (12,500 markets a minute at 100,000 markets, issue #23). TRENDING reads
+-- for a change nothing shows (12,500 markets a minute at 100,000 markets). TRENDING reads
 -- are exact without it (they subtract what aged out since the last sweep, and their cached answers
 -- expire when the next trade ages: lib/markets/cache.ts), and the trade writes that move the stored
 -- value announce themselves. Everything else is 0017's function as it was.

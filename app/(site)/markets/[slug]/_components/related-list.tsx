@@ -2,7 +2,7 @@
 // The related markets under the market page: a compact list, a row per market (image, question, volume
 // and time, the leading chance), as market pages elsewhere show them. A row is about ten elements where a
 // list card is nearly forty, and this section is in the first response of every market page: six cards
-// were a sixth of the cost of a page nobody had opened before (#23). The stars and 24-hour moves stay on
+// were a sixth of the cost of a page nobody had opened before. The stars and 24-hour moves stay on
 // the list's cards. Drawn from what a card shows of each market; no state.
 import Link from "next/link";
 import { useMemo } from "react";
