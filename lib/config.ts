@@ -103,7 +103,7 @@ function list(description: string, item: z.ZodString, type: string): Variable<st
   };
 }
 
-/** Two connections per core, 2–10: on 2 cores, 10 served 33–43% fewer cold reads a second than 2–4 (docs/performance.md, "The request pool"). */
+/** Two connections per core, 2–10: on 2 cores, 10 served 33–43% fewer cold reads a second than 2–4 (docs/performance.md, "Batch loads and the request pool"). */
 export const DEFAULT_POOL_SIZE = Math.min(10, Math.max(2, 2 * os.availableParallelism()));
 
 /** Every runtime variable, grouped as the README lists them. */
