@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 installed=bench/node_modules/.package.json # the bench/package.json that bench/node_modules was installed from
 if [ ! -d bench/node_modules ] || ! cmp -s bench/package.json "$installed"; then
   echo "== installing bench/'s dependencies (npm install --prefix bench)" >&2
-  npm install --prefix bench --no-audit --no-fund >&2
+  npm install --prefix bench --no-audit --no-fund --loglevel=error >&2
   cp bench/package.json "$installed"
 fi
 exec node bench/run.mjs "$@"
