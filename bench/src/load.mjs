@@ -17,13 +17,13 @@ function requestsFor(target, cases, spread) {
 
 /** Runs the load and resolves with its figures: req/s, latency percentiles (ms), failures, MiB/s. */
 export function loadSlot(target, cases, { connections, seconds, spread }) {
-  return runLoad(target.origin, requestsFor(target, cases, spread), { connections, seconds });
+  return runLoad(target.origin, requestsFor(target, cases, spread), { connections, seconds, verifyBody: answered });
 }
 
-/** `requests` (autocannon's) on `origin` for `seconds`; req/s counts only 2xx answers that pass `answered`. */
-export function runLoad(origin, requests, { connections, seconds }) {
+/** `requests` (autocannon's) on `origin` for `seconds`; req/s counts the 2xx answers that pass `verifyBody`, if given. */
+export function runLoad(origin, requests, { connections, seconds, verifyBody }) {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url: origin, connections, duration: seconds, pipelining: 1, requests, verifyBody: answered }, (err, r) => {
+    const instance = autocannon({ url: origin, connections, duration: seconds, pipelining: 1, requests, verifyBody }, (err, r) => {
       if (err) return reject(err);
       const mismatches = r.mismatches ?? 0;
       const ok = r["2xx"] - mismatches;

@@ -20,7 +20,7 @@ async function ask(target, c) {
   const text = await res.text();
   if (!res.ok) throw new Error(`${target.name}: ${r.method} ${r.path.slice(0, 160)} answered ${res.status}: ${text.slice(0, 300)}`);
   const json = JSON.parse(text);
-  return { bytes: Buffer.byteLength(text), json, ...target.read(json) };
+  return { bytes: Buffer.byteLength(text), text, json, ...target.read(json) };
 }
 
 /** Where two parsed JSON values first differ (a path and both values), or null when they are the same. */
@@ -58,6 +58,7 @@ export async function verify(targets, cases) {
   const problems = [];
   const indices = sampleOf(cases);
   let withRows = 0;
+  const bytesDiffer = new Set(); // REST targets whose bodies parse alike but differ in bytes (spacing, number notation)
   for (const i of indices) {
     const c = cases[i];
     const got = new Map();
@@ -82,13 +83,15 @@ export async function verify(targets, cases) {
     for (const t of rest.slice(1)) {
       const d = firstDifference(got.get(rest[0].name).json, got.get(t.name).json);
       if (d) problems.push(`case ${i} ${JSON.stringify(c)}: ${t.name}'s body differs from ${rest[0].name}'s at ${d}`);
+      else if (got.get(t.name).text !== got.get(rest[0].name).text) bytesDiffer.add(t.name);
     }
   }
   if (withRows === 0) {
     problems.push(`${reference.name} answered no markets for any case: the database is too small for this mix (BENCH_DEEP_OFFSET, BENCH_WIDE_MAX_OFFSET)`);
   }
   const average = [...bytes].map(([name, b]) => `${name} ${(b / indices.length / 1024).toFixed(1)} KiB`).join(", ");
-  const bodies = rest.length > 1 ? `; bodies identical on ${rest.map((t) => t.name).join(", ")}` : "";
+  const alike = bytesDiffer.size ? ` (same JSON; bytes differ on ${[...bytesDiffer].join(", ")})` : " byte for byte";
+  const bodies = rest.length > 1 ? `; bodies identical on ${rest.map((t) => t.name).join(", ")}${alike}` : "";
   const summary =
     `verified ${indices.length} of ${cases.length} cases: same ids, order and total on ${targets.map((t) => t.name).join(", ")} ` +
     `(reference ${reference.name})${bodies}; average body ${average}`;

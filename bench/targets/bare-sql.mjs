@@ -1,37 +1,37 @@
 // The bare target's one SQL statement: PostgreSQL builds the whole body of GET /v1/markets, the app's
-// primary shape (docs/api.md "Market list item", "Outcome", "List envelope"; lib/markets/serialize.ts),
-// key for key and in the app's key order, and hands it back as one text column that node writes out
-// untouched. Its limits: stored URLs are sent as stored (the app drops unsafe ones, which the seed and the
-// importer never store), and only the filters and sorts the mixes use (src/mixes.mjs) are offered.
+// primary shape (docs/api.md "Market list item", "Outcome", "List envelope"; lib/markets/serialize.ts) byte
+// for byte: the same keys in the app's order, written compactly as JSON.stringify writes them (row_to_json
+// and string_agg, not json_build_object and json_agg, which put spaces and line breaks between items). Node
+// writes the text out untouched. Its limits: stored URLs are sent as stored (the app drops unsafe ones, which
+// the seed and the importer never store), and only the filters and sorts the mixes use (src/mixes.mjs).
 
 /** A timestamp as the app prints it: UTC, milliseconds, "Z" for years 1 to 9999 (lib/markets/rows.ts, IsoTime). */
 const iso = (col) =>
   `CASE WHEN ${col} >= '0001-01-01T00:00:00Z' AND ${col} < '10000-01-01T00:00:00Z' ` +
   `THEN to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') ELSE ${col}::text END`;
 
-/** One outcome of alias `o` (docs/api.md "Outcome"); probability numeric(5,2) is already two decimals. */
-const outcomeJson = (o) => `json_build_object(
-  'id', ${o}.id, 'market_id', ${o}.market_id, 'name', ${o}.name, 'side', ${o}.side, 'index', ${o}."index",
-  'probability', ${o}.probability::float8, 'description', ${o}.description, 'image_url', ${o}.image_url,
-  'color', ${o}.color, 'question_id', ${o}.question_id, 'condition_id', ${o}.condition_id,
-  'position_id', ${o}.position_id, 'payout_wei', ${o}.payout_wei,
-  'created_at', ${iso(`${o}.created_at`)}, 'updated_at', ${iso(`${o}.updated_at`)})`;
+/** A select list as one compact JSON object: its columns' names are the keys, in order. */
+const object = (columns) => `row_to_json((SELECT r FROM (SELECT ${columns}) r))`;
 
-/** One list item of alias `m`, its outcomes in index order from `outcomes` (docs/api.md "Market list item"). */
-const marketJson = (m, outcomes) => `json_build_object(
-  'id', ${m}.id, 'slug', ${m}.slug, 'question', ${m}.question, 'description', ${m}.description,
-  'category', ${m}.category, 'sub_category', ${m}.sub_category, 'type', ${m}.type, 'status', ${m}.status,
-  'trading_starts_at', ${iso(`${m}.trading_starts_at`)}, 'trading_ends_at', ${iso(`${m}.trading_ends_at`)},
-  'resolution_date', ${iso(`${m}.resolution_date`)}, 'winning_outcome_id', ${m}.winning_outcome_id,
-  'winning_outcome', (SELECT ${outcomeJson("w")} FROM outcomes w WHERE w.id = ${m}.winning_outcome_id),
-  'resolved_at', ${iso(`${m}.resolved_at`)}, 'settled_at', ${iso(`${m}.settled_at`)}, 'resolved_by', ${m}.resolved_by,
-  'resolution_source', ${m}.resolution_source, 'resolution_note', ${m}.resolution_note,
-  'platform_fee', ${m}.platform_fee::float8, 'spread', ${m}.spread, 'total_volume', ${m}.total_volume::float8,
-  'image_url', ${m}.image_url, 'video_url', ${m}.video_url, 'video_poster_url', ${m}.video_poster_url,
-  'video_source_url', ${m}.video_source_url, 'video_provider', ${m}.video_provider, 'video_status', ${m}.video_status,
-  'external_source', ${m}.external_source, 'tags', ${m}.tags, 'views', ${m}.views, 'verified', ${m}.verified,
-  'featured', ${m}.featured, 'created_at', ${iso(`${m}.created_at`)}, 'updated_at', ${iso(`${m}.updated_at`)},
-  'outcomes', coalesce(${outcomes}, '[]'::json), 'comments_count', ${m}.comments_count)`;
+/** One outcome of alias `o` (docs/api.md "Outcome"); probability numeric(5,2) is already two decimals. */
+const outcomeJson = (o) =>
+  object(`${o}.id, ${o}.market_id, ${o}.name, ${o}.side, ${o}."index", ${o}.probability::float8 AS probability,
+    ${o}.description, ${o}.image_url, ${o}.color, ${o}.question_id, ${o}.condition_id, ${o}.position_id, ${o}.payout_wei,
+    ${iso(`${o}.created_at`)} AS created_at, ${iso(`${o}.updated_at`)} AS updated_at`);
+
+/** One list item of alias `m` with its outcomes in index order (docs/api.md "Market list item"). */
+const marketJson = (m) =>
+  object(`${m}.id, ${m}.slug, ${m}.question, ${m}.description, ${m}.category, ${m}.sub_category, ${m}.type, ${m}.status,
+    ${iso(`${m}.trading_starts_at`)} AS trading_starts_at, ${iso(`${m}.trading_ends_at`)} AS trading_ends_at,
+    ${iso(`${m}.resolution_date`)} AS resolution_date, ${m}.winning_outcome_id,
+    (SELECT ${outcomeJson("w")} FROM outcomes w WHERE w.id = ${m}.winning_outcome_id) AS winning_outcome,
+    ${iso(`${m}.resolved_at`)} AS resolved_at, ${iso(`${m}.settled_at`)} AS settled_at, ${m}.resolved_by,
+    ${m}.resolution_source, ${m}.resolution_note, ${m}.platform_fee::float8 AS platform_fee, ${m}.spread,
+    ${m}.total_volume::float8 AS total_volume, ${m}.image_url, ${m}.video_url, ${m}.video_poster_url, ${m}.video_source_url,
+    ${m}.video_provider, ${m}.video_status, ${m}.external_source, ${m}.tags, ${m}.views, ${m}.verified, ${m}.featured,
+    ${iso(`${m}.created_at`)} AS created_at, ${iso(`${m}.updated_at`)} AS updated_at,
+    coalesce((SELECT '[' || string_agg(${outcomeJson("x")}::text, ',' ORDER BY x."index") || ']' FROM outcomes x WHERE x.market_id = ${m}.id), '[]')::json AS outcomes,
+    ${m}.comments_count`);
 
 /** sortBy → the column it orders by (docs/api.md "Sorting"); TRENDING is not among the mixes' sorts. */
 export const SORT_COLUMNS = { VOLUME: "total_volume", LIQUIDITY: "total_liquidity", CREATED: "created_at", ENDING: "trading_ends_at" };
@@ -53,17 +53,12 @@ export async function listBody(sql, { status, category, q, sortBy, sortOrder, li
   // Every sort ends with the id in the same direction, so pages never repeat or skip a market.
   const order = (alias) => sql.unsafe(`${alias}.${column} ${dir}, ${alias}.id ${dir}`);
   const [{ body }] = await sql`
-    SELECT json_build_object(
-      'markets', coalesce((
-        SELECT json_agg(${sql.unsafe(marketJson("p", "o.outcomes"))} ORDER BY ${order("p")})
-          FROM (SELECT m.* FROM markets m WHERE ${filter} ORDER BY ${order("m")} LIMIT ${limit} OFFSET ${offset}) p
-          LEFT JOIN LATERAL (
-            SELECT json_agg(${sql.unsafe(outcomeJson("x"))} ORDER BY x."index") AS outcomes FROM outcomes x WHERE x.market_id = p.id
-          ) o ON true
-      ), '[]'::json),
-      'total', (SELECT count(*) FROM markets m WHERE ${filter}),
-      'limit', ${limit}::int,
-      'offset', ${offset}::bigint
-    )::text AS body`;
+    SELECT '{"markets":['
+        || coalesce((
+             SELECT string_agg(${sql.unsafe(marketJson("p"))}::text, ',' ORDER BY ${order("p")})
+               FROM (SELECT m.* FROM markets m WHERE ${filter} ORDER BY ${order("m")} LIMIT ${limit} OFFSET ${offset}) p
+           ), '')
+        || '],"total":' || (SELECT count(*) FROM markets m WHERE ${filter})
+        || ',"limit":' || ${limit}::int || ',"offset":' || ${offset}::bigint || '}' AS body`;
   return body;
 }
