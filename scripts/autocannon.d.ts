@@ -1,4 +1,4 @@
-// Minimal typing of the autocannon programmatic API used by scripts/bench-api.ts and scripts/bench-floor.ts (the package ships none).
+// Minimal typing of the autocannon programmatic API used by scripts/bench-api.ts (the package ships none).
 declare module "autocannon" {
   interface Options {
     url: string;
