@@ -2,7 +2,7 @@
 // or the error it would have answered. The ids come from `outcomeIdsParam` (lib/markets/schemas.ts:
 // comma-separated, at most BATCH_MAX_IDS distinct, a malformed one a 400 for the whole call); the
 // response schema from `batchResponseSchema`; the rate limit charges one token per id
-// (lib/server/request-cost.ts).
+// (lib/http/request-cost.ts).
 import type { BatchError } from "@/lib/markets/schemas";
 import { apiErrorOf } from "./errors";
 

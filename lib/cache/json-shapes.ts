@@ -33,7 +33,7 @@ export interface ShapeTable {
 }
 
 /** One table per process (lib/process-state.ts): a value packed in one bundle is unpacked in another. */
-const table = () => shared("jsonShapes", () => ({ ids: new Map(), shapes: [] }));
+const table = () => shared<ShapeTable>("jsonShapes", () => ({ ids: new Map(), shapes: [] }));
 
 /**
  * `value`'s JSON (exactly JSON.stringify(value)) as UTF-8 bytes outside V8's heap: two bytes naming its

@@ -3,7 +3,7 @@
 // (./change-stream.ts) parses each one once, here, and hands the typed event to every consumer (the
 // response cache drops what it touched, the push channels signal their rooms).
 import { z } from "zod";
-import type { ChannelKind } from "../realtime/channels";
+import type { ChannelKind } from "./channel-kinds";
 
 export const NOTIFY_CHANNEL = "market_events";
 

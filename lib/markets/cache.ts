@@ -34,7 +34,7 @@ import {
   type PriceHistory,
   type PriceHistoryQuery,
 } from "./schemas";
-import { leadingOutcome, moveOf, type Move } from "@/lib/ui/moves";
+import { leadingOutcome, moveOf, type Move } from "@/lib/markets/moves";
 
 type MarketKey = queries.MarketKey;
 
@@ -494,7 +494,7 @@ export function listMarketsByIds(ids: string[]) {
 }
 
 /**
- * The day-ago prices of these outcomes (lib/ui/moves.ts turns them into a move). Only trades of these
+ * The day-ago prices of these outcomes (lib/markets/moves.ts turns them into a move). Only trades of these
  * outcomes or markets change them, or time: the answer expires when its next trade turns a day old.
  */
 export function getDayAgoPrices(outcomes: { marketId: string; outcomeId: string }[]) {
@@ -523,7 +523,7 @@ export async function listRelatedMarkets(m: { id: string; category: MarketDetail
 
 type MarketDetailCategory = Parameters<typeof queries.listRelatedGroup>[0]["category"];
 
-/** Each market's move (lib/ui/moves.ts), by market id: one cached read for the leading outcomes of the page. */
+/** Each market's move (lib/markets/moves.ts), by market id: one cached read for the leading outcomes of the page. */
 export async function getMoves(markets: { id: string; outcomes: Outcome[] }[]): Promise<Record<string, Move | null>> {
   const leads = markets.flatMap((m) => {
     const lead = leadingOutcome(m.outcomes);

@@ -1,5 +1,5 @@
 // GET /share.png – the list page's share image (1200×630): the site and its count of active markets (cached a minute).
-import { drawOnce, pngResponse, siteShareImage } from "@/lib/share/share-image";
+import { drawOnce, pngResponse, siteShareImage } from "@/lib/follow/share-image";
 import { listMarkets } from "@/lib/markets/cache";
 import { marketListQuery } from "@/lib/markets/schemas";
 

@@ -8,7 +8,7 @@ import { getCandles, getPriceHistory, getTrades, priceHistoryReader } from "@/li
 import type { Candle, MarketDetail, Outcome, PricePoint, TradeTape } from "@/lib/markets/schemas";
 import { candlesOptions, outcomeHistoriesOptions } from "@/lib/query/chart-modes";
 import { priceHistoryOptions, TAPE_FIRST_PAGE, tapeOptions } from "@/lib/query/markets";
-import { heldTape } from "@/lib/realtime/tape-follow";
+import { heldTape } from "@/lib/markets/tape-follow";
 import { marketCandleRange, marketHistoryRange } from "@/lib/ui/chart-ranges";
 import type { parseMarketView } from "@/lib/ui/market-view";
 import type { FirstReads } from "./market-first";
