@@ -24,7 +24,7 @@ export const EVENT_KINDS = {
 export type EventKind = keyof typeof EVENT_KINDS;
 const KINDS = Object.keys(EVENT_KINDS) as [EventKind, ...EventKind[]];
 
-/** Where a market is listed: what related-markets lists are chosen by (lib/markets/queries.ts, listRelatedGroup), and its status. */
+/** Where a market is listed: what related-markets lists are chosen by (lib/markets/sql/follow.ts, listRelatedGroup), and its status. */
 export interface MarketGroup {
   category: string;
   subCategory: string;

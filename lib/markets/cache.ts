@@ -1,5 +1,5 @@
 // The reads of /v1 and of the pages' server prefetch, answered from memory when nothing they depend on
-// changed since: the one module between lib/markets/queries.ts and its callers. Entries are keyed like
+// changed since: the one module between lib/markets/sql/ and its callers. Entries are keyed like
 // the react-query keys and tagged by what they show; the NOTIFY stream that drives the push channels
 // (lib/events/market-events.ts) says what changed, and `cacheInvalidation` turns that into tags.
 // Readers never know whether an answer came from memory.
@@ -20,7 +20,16 @@ import { shared } from "@/lib/process-state";
 import { type CandleWindow, candleWindow, windowExpiresAt } from "./candles";
 import { ListIndex, listIndex, type ListSlice } from "./list-index";
 import { listPageOf } from "./list-page";
-import * as queries from "./queries";
+import * as bookLogSql from "./sql/book-log";
+import * as booksSql from "./sql/books";
+import * as candlesSql from "./sql/candles";
+import * as followSql from "./sql/follow";
+import * as fragments from "./sql/fragments";
+import * as historySql from "./sql/history";
+import * as listsSql from "./sql/lists";
+import * as marketSql from "./sql/market";
+import * as resolveSql from "./sql/resolve";
+import * as tradesSql from "./sql/trades";
 import { OutcomeNotFound } from "./errors";
 import {
   HISTORY_DEFAULT_WINDOW_S,
@@ -36,7 +45,7 @@ import {
 } from "./schemas";
 import { leadingOutcome, moveOf, type Move } from "@/lib/markets/moves";
 
-type MarketKey = queries.MarketKey;
+type MarketKey = fragments.MarketKey;
 
 // One cache per process (lib/process-state.ts): Next bundles route handlers and pages apart from server.ts, which feeds it.
 // Its budget is CACHE_MAX_MB of JSON (CACHE=off: none); CACHE_STALE_IF_ERROR_S bounds serving stale (lib/config.ts).
@@ -105,9 +114,9 @@ export async function listMarkets(query: MarketListQuery): Promise<MarketListRes
   if (fromMemory) return fromMemory;
   const tags = query.sortBy === "LIQUIDITY" ? [LIST, LIST_BY_LIQUIDITY] : [LIST];
   return read(["markets", "list", query], tags, async () => {
-    if (query.sortBy !== "TRENDING") return loaded(queries.listMarkets(query));
+    if (query.sortBy !== "TRENDING") return loaded(listsSql.listMarkets(query));
     // TRENDING subtracts trades as they turn 24 h old: the answer holds until the next one does.
-    const [value, nextAging] = await Promise.all([queries.listMarkets(query), queries.nextTrendingChange()]);
+    const [value, nextAging] = await Promise.all([listsSql.listMarkets(query), listsSql.nextTrendingChange()]);
     return { value, expiresAt: nextAging ?? undefined };
   });
 }
@@ -211,7 +220,7 @@ const ITEMS_PER_LOAD = 500;
 const loadItem = batchLoads(
   async (ids: string[]) => {
     const items = new Map<string, Buffer>();
-    await queries.eachMarketListItem(ids, (item) => items.set(item.id, packJson(item)));
+    await listsSql.eachMarketListItem(ids, (item) => items.set(item.id, packJson(item)));
     return items;
   },
   (id: string) => id,
@@ -257,12 +266,12 @@ export async function warmListItems(markets: ListSlice["markets"]): Promise<void
 }
 
 export function listSubCategories(params: { status: string; category?: string }) {
-  return read(["markets", "sub-categories", params], [LIST_MEMBERS], () => loaded(queries.listSubCategories(params)));
+  return read(["markets", "sub-categories", params], [LIST_MEMBERS], () => loaded(listsSql.listSubCategories(params)));
 }
 
 export function getMarket(key: MarketKey) {
   return read(["markets", "detail", keyOf(key)], [marketTag(key)], async () => {
-    const value = await queries.getMarket(key);
+    const value = await marketSql.getMarket(key);
     // "No such market" is not kept: a market created later announces itself only to the lists.
     return { value, expiresAt: value === null ? 0 : undefined };
   });
@@ -272,7 +281,7 @@ export function getMarket(key: MarketKey) {
 export function getVersionedOrderBook(params: MarketKey & { outcomeId: string }) {
   const key = keyOf(params);
   return read(["markets", "orderbook", key, params.outcomeId], bookTags(params, params.outcomeId), () =>
-    loaded(queries.getOrderBook({ ...key, outcomeId: params.outcomeId })),
+    loaded(booksSql.getOrderBook({ ...key, outcomeId: params.outcomeId })),
   );
 }
 
@@ -284,7 +293,7 @@ export function getPriceHistory(params: MarketKey & PriceHistoryQuery) {
   const key = keyOf(params);
   const { outcomeId, startTs, endTs, fidelity } = params;
   return read(["markets", "history", key, outcomeId, { startTs, endTs, fidelity }], historyTags(params, outcomeId), async () => {
-    const value = await queries.getPriceHistory({ ...key, outcomeId, startTs, endTs, fidelity });
+    const value = await historySql.getPriceHistory({ ...key, outcomeId, startTs, endTs, fidelity });
     return { value, expiresAt: historyExpiry(value, startTs) };
   });
 }
@@ -346,11 +355,11 @@ export const cacheInvalidation: ChangeSubscriber = {
 /** What a tape shows: the whole market's trades (its market tag), or one outcome's (its history tags). */
 const tapeTags = (key: MarketKey, outcomeId: string | undefined) => (outcomeId ? historyTags(key, outcomeId) : [marketTag(key)]);
 
-export function getTrades(params: MarketKey & queries.TradesParams) {
+export function getTrades(params: MarketKey & tradesSql.TradesParams) {
   const key = keyOf(params);
   const { outcomeId, limit, before, after } = params;
   return read(["markets", "trades", key, outcomeId ?? null, { limit, before, after }], tapeTags(params, outcomeId), () =>
-    loaded(queries.listTrades({ ...key, outcomeId, limit, before, after })),
+    loaded(tradesSql.listTrades({ ...key, outcomeId, limit, before, after })),
   );
 }
 
@@ -370,15 +379,15 @@ export function getTradesAfter(params: { marketId: string; outcomeId?: string; a
  */
 async function readEach<V>(
   outcomeIds: readonly string[],
-  entry: (o: queries.OutcomeOfMarket) => { key: unknown[]; tags: string[] },
-  loadMany: (outcomes: queries.OutcomeOfMarket[]) => Promise<Map<string, Loaded<V>>>,
+  entry: (o: resolveSql.OutcomeOfMarket) => { key: unknown[]; tags: string[] },
+  loadMany: (outcomes: resolveSql.OutcomeOfMarket[]) => Promise<Map<string, Loaded<V>>>,
 ): Promise<(outcomeId: string) => Promise<V>> {
   // The one read here that is not an entry: a render that sees it fail, or an id it does not know, is not kept.
-  const outcomes = await withDatabase(() => queries.outcomesById(outcomeIds)).catch((err) => {
+  const outcomes = await withDatabase(() => resolveSql.outcomesById(outcomeIds)).catch((err) => {
     recordUnfit("a failed outcome lookup");
     throw err;
   });
-  const loadOne = batchLoads(loadMany, (o: queries.OutcomeOfMarket) => o.outcome_id);
+  const loadOne = batchLoads(loadMany, (o: resolveSql.OutcomeOfMarket) => o.outcome_id);
   return (outcomeId) => {
     const o = outcomes.get(outcomeId);
     if (!o) {
@@ -395,7 +404,7 @@ export function orderBookReader(outcomeIds: readonly string[]) {
   return readEach(
     outcomeIds,
     (o) => ({ key: ["markets", "orderbook", { id: o.market_id }, o.outcome_id], tags: bookTags({ id: o.market_id }, o.outcome_id) }),
-    async (outcomes) => new Map([...(await queries.getOrderBooks(outcomes))].map(([id, value]) => [id, { value }])),
+    async (outcomes) => new Map([...(await booksSql.getOrderBooks(outcomes))].map(([id, value]) => [id, { value }])),
   );
 }
 
@@ -409,7 +418,7 @@ export function priceHistoryReader(outcomeIds: readonly string[], window: Pick<P
       tags: historyTags({ id: o.market_id }, o.outcome_id),
     }),
     async (outcomes) => {
-      const histories = await queries.getPriceHistories(
+      const histories = await historySql.getPriceHistories(
         outcomes.map((o) => o.outcome_id),
         window,
       );
@@ -437,7 +446,7 @@ export function getCandles(params: MarketKey & CandlesQuery) {
   const window = candleWindow(params, params.interval, Date.now() / 1000);
   const entry = candlesEntry(key, outcomeId, window);
   return read(entry.key, entry.tags, async () => ({
-    value: await queries.getCandles({ ...key, outcomeId, window }),
+    value: await candlesSql.getCandles({ ...key, outcomeId, window }),
     expiresAt: windowExpiresAt(params, window),
   }));
 }
@@ -449,7 +458,7 @@ export function candlesReader(outcomeIds: readonly string[], query: Omit<Candles
     outcomeIds,
     (o) => candlesEntry({ id: o.market_id }, o.outcome_id, window),
     async (outcomes) => {
-      const sets = await queries.getCandleSets(
+      const sets = await candlesSql.getCandleSets(
         outcomes.map((o) => o.outcome_id),
         window,
       );
@@ -465,13 +474,13 @@ export function candlesReader(outcomeIds: readonly string[], query: Omit<Candles
 
 /** Every outcome's book version of a market: what a heartbeat on its orderbook channel carries. */
 export function getBookVersions(params: { slug: string }) {
-  return read(["markets", "book-versions", params.slug], [marketTag(params)], () => loaded(queries.getBookVersions(params)));
+  return read(["markets", "book-versions", params.slug], [marketTag(params)], () => loaded(bookLogSql.getBookVersions(params)));
 }
 
 export function getBookAt(params: MarketKey & { outcomeId: string; ts: string }) {
   const key = keyOf(params);
   return read(["markets", "orderbook-at", key, params.outcomeId, params.ts], bookTags(params, params.outcomeId), () =>
-    loaded(queries.getBookAt({ ...key, outcomeId: params.outcomeId, ts: params.ts })),
+    loaded(bookLogSql.getBookAt({ ...key, outcomeId: params.outcomeId, ts: params.ts })),
   );
 }
 
@@ -479,7 +488,7 @@ export function getBookChanges(params: MarketKey & { outcomeId: string; fromVers
   const key = keyOf(params);
   const { outcomeId, fromVersion, startTs, endTs, limit } = params;
   return read(["markets", "orderbook-changes", key, outcomeId, { fromVersion, startTs, endTs, limit }], bookTags(params, outcomeId), () =>
-    loaded(queries.getBookChanges({ ...key, outcomeId, fromVersion, startTs, endTs, limit })),
+    loaded(bookLogSql.getBookChanges({ ...key, outcomeId, fromVersion, startTs, endTs, limit })),
   );
 }
 
@@ -490,7 +499,7 @@ export function getBookChanges(params: MarketKey & { outcomeId: string; fromVers
 /** The watchlist's markets: shown like the lists, so dropped whenever a list is (any visible change). */
 export function listMarketsByIds(ids: string[]) {
   const sorted = [...new Set(ids)].sort();
-  return read(["markets", "by-ids", sorted], [LIST], () => loaded(queries.listMarketsByIds(sorted)));
+  return read(["markets", "by-ids", sorted], [LIST], () => loaded(followSql.listMarketsByIds(sorted)));
 }
 
 /**
@@ -501,13 +510,13 @@ export function getDayAgoPrices(outcomes: { marketId: string; outcomeId: string 
   const ids = [...new Set(outcomes.map((o) => o.outcomeId))].sort();
   const tags = [...new Set(outcomes.flatMap((o) => [`hist:o:${o.outcomeId}`, `market:m:${o.marketId}`]))];
   return read(["markets", "day-ago", ids], tags, async () => {
-    const { prices, changesAt } = await queries.getDayAgoPrices(ids);
+    const { prices, changesAt } = await followSql.getDayAgoPrices(ids);
     return { value: prices, expiresAt: changesAt ?? undefined };
   });
 }
 
 /**
- * Related markets of one market: up to six of its group (queries.listRelatedGroup) besides itself. Every
+ * Related markets of one market: up to six of its group (followSql.listRelatedGroup) besides itself. Every
  * market with the same category, sub-category and tags shares the group's entry, so a page of a market
  * nobody opened before finds it in memory. They show volumes and probabilities of others: dropped with the lists.
  */
@@ -516,12 +525,12 @@ export async function listRelatedMarkets(m: { id: string; category: MarketDetail
   // Dropped by a change of a market it could show (same category, sub-category or a tag: relatedTags), not by any change.
   const entryTags = [RELATED, ...relatedTags({ category: m.category, subCategory: m.sub_category, tags })];
   const group = await read(["markets", "related", m.category, m.sub_category, tags], entryTags, () =>
-    loaded(queries.listRelatedGroup({ category: m.category, sub_category: m.sub_category, tags })),
+    loaded(followSql.listRelatedGroup({ category: m.category, sub_category: m.sub_category, tags })),
   );
-  return group.filter((r) => r.id !== m.id).slice(0, queries.RELATED_MAX);
+  return group.filter((r) => r.id !== m.id).slice(0, followSql.RELATED_MAX);
 }
 
-type MarketDetailCategory = Parameters<typeof queries.listRelatedGroup>[0]["category"];
+type MarketDetailCategory = Parameters<typeof followSql.listRelatedGroup>[0]["category"];
 
 /** Each market's move (lib/markets/moves.ts), by market id: one cached read for the leading outcomes of the page. */
 export async function getMoves(markets: { id: string; outcomes: Outcome[] }[]): Promise<Record<string, Move | null>> {

@@ -27,7 +27,7 @@ import type { MarketListQuery, SortBy } from "./schemas";
 import { type Folding, probeFolding, searchNeedle } from "./search-fold";
 import { LRUCache } from "lru-cache";
 
-/** The sorts whose key is a stored column (TRENDING is corrected to the moment: lib/markets/queries.ts). */
+/** The sorts whose key is a stored column (TRENDING is corrected to the moment: lib/markets/sql/lists.ts). */
 export type IndexedSort = Exclude<SortBy, "TRENDING">;
 const SORTS: readonly IndexedSort[] = ["VOLUME", "LIQUIDITY", "CREATED", "ENDING"];
 

@@ -4,7 +4,7 @@ import { parseQuery, searchParamsOf } from "@/lib/api/query";
 import { preflight, route } from "@/lib/api/route";
 import { camelOrderBook } from "@/lib/markets/camel";
 import { orderBookReader } from "@/lib/markets/cache";
-import type { VersionedBook } from "@/lib/markets/queries";
+import type { VersionedBook } from "@/lib/markets/sql/books";
 import { orderBooksQuery, type OrderBooksResponse } from "@/lib/markets/schemas";
 
 // Each item also carries its book's version and checksum, null with an error (additive; docs/api.md "Book versions").

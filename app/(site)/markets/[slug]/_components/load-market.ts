@@ -8,7 +8,7 @@ import { getMarket } from "@/lib/markets/cache";
 
 /**
  * The market with this slug, or null: the page then draws the 404 itself (lib/pages/document-status.ts
- * says why not notFound()). Already a MarketDetail (lib/markets/queries.ts builds it, and the response
+ * says why not notFound()). Already a MarketDetail (lib/markets/sql/market.ts builds it, and the response
  * cache gives back exactly what was kept), so it is not parsed again here: the schema's parse was a copy
  * of the same data on every render.
  */
