@@ -11,7 +11,8 @@ import { ClearFiltersButton, ListNavigationProvider, ListResults, RetryButton } 
 import { Pagination, rangeText } from "@/components/markets/pagination";
 import { buttonClass } from "@/components/ui/button";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { getMoves, listMarkets, listSubCategories } from "@/lib/markets/cache";
+import { getMoves } from "@/lib/markets/reads/follow";
+import { listMarkets, listSubCategories } from "@/lib/markets/reads/lists/list-markets";
 import { readWatchlist } from "@/lib/follow/read-watchlist";
 import type { Move } from "@/lib/markets/moves";
 import { titleCase } from "@/lib/ui/title-case";

@@ -3,7 +3,8 @@
 // sub-category or a shared tag), and every list when the change does not say its market's group.
 import { describe, expect, it } from "vitest";
 import type { MarketEvent, MarketGroup } from "@/lib/events/market-events";
-import { relatedTags, tagsOf } from "./cache";
+import { tagsOf } from "./reads/invalidation";
+import { relatedTags } from "./reads/tags";
 
 /** listRelatedGroup's WHERE, in words: m.category = g.category AND (m.sub_category = g.sub_category (g's non-empty) OR m.tags && g.tags). */
 const selects = (g: MarketGroup, m: MarketGroup) =>

@@ -3,7 +3,7 @@ import { answerEach, camelBatch } from "@/lib/api/batch";
 import { parseQuery, searchParamsOf } from "@/lib/api/query";
 import { preflight, route } from "@/lib/api/route";
 import { camelOrderBook } from "@/lib/markets/camel";
-import { orderBookReader } from "@/lib/markets/cache";
+import { orderBookReader } from "@/lib/markets/reads/books";
 import type { VersionedBook } from "@/lib/markets/sql/books";
 import { orderBooksQuery, type OrderBooksResponse } from "@/lib/markets/schemas";
 

@@ -6,7 +6,8 @@
 // the push channels, the interactive chart).
 import type { Metadata } from "next";
 import { dehydrate } from "@tanstack/react-query";
-import { getDayAgoPrices, getOrderBook } from "@/lib/markets/cache";
+import { getOrderBook } from "@/lib/markets/reads/books";
+import { getDayAgoPrices } from "@/lib/markets/reads/follow";
 import type { OrderBook } from "@/lib/markets/schemas";
 import { getQueryClient } from "@/lib/query/client";
 import { marketDetailOptions, orderBookOptions } from "@/lib/query/markets";

@@ -4,7 +4,7 @@
 // added to LCP although the market comes from memory. A click on a card shows that it is opening instead
 // (components/markets/market-card.tsx).
 import { cache } from "react";
-import { getMarket } from "@/lib/markets/cache";
+import { getMarket } from "@/lib/markets/reads/market";
 
 /**
  * The market with this slug, or null: the page then draws the 404 itself (lib/pages/document-status.ts

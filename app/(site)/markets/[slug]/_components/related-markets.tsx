@@ -3,7 +3,7 @@
 // same category, sub-category and tags was shown; the rows are drawn from their items (related-list.tsx).
 import { cardMarket, cardsChangeAt } from "@/components/markets/market-card";
 import { recordClock } from "@/lib/cache/render-record";
-import { listRelatedMarkets } from "@/lib/markets/cache";
+import { listRelatedMarkets } from "@/lib/markets/reads/follow";
 import type { MarketDetail } from "@/lib/markets/schemas";
 import { RelatedList } from "./related-list";
 

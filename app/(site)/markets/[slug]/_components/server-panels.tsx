@@ -4,7 +4,9 @@
 // tape's first page). A read that fails leaves that panel to the live view, which fetches it with its
 // error state and Retry.
 import type { QueryClient } from "@tanstack/react-query";
-import { getCandles, getPriceHistory, getTrades, priceHistoryReader } from "@/lib/markets/cache";
+import { getCandles } from "@/lib/markets/reads/candles";
+import { getPriceHistory, priceHistoryReader } from "@/lib/markets/reads/history";
+import { getTrades } from "@/lib/markets/reads/trades";
 import type { Candle, MarketDetail, Outcome, PricePoint, TradeTape } from "@/lib/markets/schemas";
 import { candlesOptions, outcomeHistoriesOptions } from "@/lib/query/chart-modes";
 import { priceHistoryOptions, TAPE_FIRST_PAGE, tapeOptions } from "@/lib/query/markets";

@@ -1,7 +1,8 @@
 // GET /markets/{slug}/share.png?v={version} – the market's share image (1200×630). The page's tags name
 // the current version (lib/follow/share.ts), so a changed market gets a new URL and this one can be cached for good.
 import { drawOnce, marketShareImage, pngResponse } from "@/lib/follow/share-image";
-import { getMarket, getPriceHistory } from "@/lib/markets/cache";
+import { getPriceHistory } from "@/lib/markets/reads/history";
+import { getMarket } from "@/lib/markets/reads/market";
 import { leadingOutcome } from "@/lib/markets/moves";
 import { shareVersion } from "@/lib/follow/share";
 
