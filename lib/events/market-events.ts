@@ -29,7 +29,7 @@ export interface MarketGroup {
   category: string;
   subCategory: string;
   tags: string[];
-  /** Read by nobody here: it is in the place so that a change of status sends two places (lib/markets/cache.ts, tagsOf). */
+  /** Read by nobody here: it is in the place so that a change of status sends two places (lib/markets/reads/invalidation.ts, tagsOf). */
   status?: string;
 }
 

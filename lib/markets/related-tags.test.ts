@@ -1,4 +1,4 @@
-// The related-markets lists' tags (lib/markets/cache.ts): a change drops a list exactly when its market
+// The related-markets lists' tags (lib/markets/reads/tags.ts): a change drops a list exactly when its market
 // could be in it, by the rule listRelatedGroup selects with (same category, and the same non-empty
 // sub-category or a shared tag), and every list when the change does not say its market's group.
 import { describe, expect, it } from "vitest";

@@ -48,7 +48,7 @@ export const RELATED_MAX = 6;
  * The related markets of every market with this category, sub-category and tags: up to seven markets of
  * the category that share the sub-category or a tag, active ones first, then resolved and cancelled,
  * each by volume. One more than a page shows, so that each market of the group leaves itself out of the
- * same answer (lib/markets/cache.ts, listRelatedMarkets): the group's pages share one read. The active
+ * same answer (lib/markets/reads/follow.ts, listRelatedMarkets): the group's pages share one read. The active
  * branch walks markets_cat_volume_idx and stops at seven; the second is gated on the first having found
  * fewer (a one-time filter: it is not even started otherwise; sorting both branches together ran it
  * always, a scan of the category's settled markets, 270 ms cold at 100,000 markets).
