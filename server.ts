@@ -28,7 +28,7 @@ import { secureDocument } from "./lib/pages/document-security";
 import { isHtmlDocumentRequest, renderingDocument } from "./lib/pages/document-status";
 import { pageCache } from "./lib/pages/page-cache";
 import { warmUp, warmUpPaths } from "./lib/pages/warm-up";
-import { warmUpListItems } from "./lib/markets/item-warm-up";
+import { warmUpListItems } from "./lib/markets/reads/lists/item-warm-up";
 import { rateLimitConfig, trustedProxies } from "./lib/http/rate-limit";
 import { logRequest } from "./lib/http/request-log";
 import { answerUnavailablePage } from "./lib/pages/unavailable-page";

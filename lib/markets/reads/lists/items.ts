@@ -61,7 +61,7 @@ export function listItems(markets: ListSlice["markets"]): Promise<CacheResult<Bu
 
 /**
  * The list items of `markets` in memory, loaded as a page's are (the same entries, tags and batched loads)
- * where they are not: a warm-up (lib/markets/item-warm-up.ts). What is in memory is only looked up, so a
+ * where they are not: a warm-up (lib/markets/reads/lists/item-warm-up.ts). What is in memory is only looked up, so a
  * market asked last is the most recent in the LRU.
  */
 export async function warmListItems(markets: ListSlice["markets"]): Promise<void> {

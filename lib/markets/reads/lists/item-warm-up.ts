@@ -13,8 +13,8 @@ import "server-only";
 import type { Sql } from "postgres";
 import { withDatabase } from "@/lib/db/breaker";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { marketCache } from "./reads/cache";
-import { warmListItems } from "./reads/lists/items";
+import { marketCache } from "../cache";
+import { warmListItems } from "./items";
 
 export interface ItemWarmUpResult {
   /** Items loaded (later ones may have pushed out earlier ones: the size of an item is estimated). */
