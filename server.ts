@@ -13,22 +13,25 @@ import { closeDb, db } from "./lib/db/client";
 import { resolveDatabase } from "./lib/db/embedded";
 import { migrate } from "./lib/db/migrate";
 import { createChangeStream } from "./lib/events/change-stream";
-import { cacheInvalidation, getBookVersions, getTrades, getVersionedOrderBook } from "./lib/markets/cache";
+import { getBookVersions } from "./lib/markets/reads/book-log";
+import { getVersionedOrderBook } from "./lib/markets/reads/books";
+import { cacheInvalidation } from "./lib/markets/reads/invalidation";
+import { getTrades } from "./lib/markets/reads/trades";
 import { listIndex } from "./lib/markets/list-index";
 import { startBookLogSweeper } from "./lib/markets/book-log-sweeper";
 import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
 import { isErrorOf } from "./lib/process-state";
 import { attachRealtime } from "./lib/realtime/server";
-import { apiRouter, loadApiRoutes } from "./lib/server/api-router";
-import { frontDoor } from "./lib/server/front-door";
-import { secureDocument } from "./lib/server/document-security";
-import { isHtmlDocumentRequest, renderingDocument } from "./lib/server/document-status";
-import { pageCache } from "./lib/server/page-cache";
-import { warmUp, warmUpPaths } from "./lib/server/warm-up";
-import { warmUpListItems } from "./lib/markets/item-warm-up";
-import { rateLimitConfig, trustedProxies } from "./lib/server/rate-limit";
-import { logRequest } from "./lib/server/request-log";
-import { answerUnavailablePage } from "./lib/server/unavailable-page";
+import { apiRouter, loadApiRoutes } from "./lib/http/api-router";
+import { frontDoor } from "./lib/http/front-door";
+import { secureDocument } from "./lib/pages/document-security";
+import { isHtmlDocumentRequest, renderingDocument } from "./lib/pages/document-status";
+import { pageCache } from "./lib/pages/page-cache";
+import { warmUp, warmUpPaths } from "./lib/pages/warm-up";
+import { warmUpListItems } from "./lib/markets/reads/lists/item-warm-up";
+import { rateLimitConfig, trustedProxies } from "./lib/http/rate-limit";
+import { logRequest } from "./lib/http/request-log";
+import { answerUnavailablePage } from "./lib/pages/unavailable-page";
 
 const args = new Set(process.argv.slice(2));
 const dev = args.has("--dev");
@@ -134,8 +137,8 @@ async function main() {
   const handle = app.getRequestHandler();
   await app.prepare();
   started.push({ what: "Next", stop: () => app.close?.() });
-  // Every render through Next: a document gets its CSP nonce and security headers first (lib/server/document-security.ts).
-  // An HTML document's page may set its own status (lib/server/document-status.ts: an unknown market's 404).
+  // Every render through Next: a document gets its CSP nonce and security headers first (lib/pages/document-security.ts).
+  // An HTML document's page may set its own status (lib/pages/document-status.ts: an unknown market's 404).
   const render = (req: http.IncomingMessage, res: http.ServerResponse, nonce?: string) => {
     if (!secureDocument(req, res, { dev, nonce }) || !isHtmlDocumentRequest(req)) return handle(req, res);
     return renderingDocument(res, () => handle(req, res));
@@ -143,10 +146,10 @@ async function main() {
 
   // Malformed URLs, unknown methods and /v1 paths that are not the API's answer here; /v1 is rate limited.
   const guard = frontDoor({ rateLimit, trustProxy });
-  // The list and market pages from memory while nothing they show changed (lib/server/page-cache.ts).
+  // The list and market pages from memory while nothing they show changed (lib/pages/page-cache.ts).
   const pages = CACHE && PAGE_CACHE ? pageCache(render) : null;
   // /v1 and the probes (/healthz, /readyz) from their route modules without Next's request pipeline
-  // (lib/server/api-router.ts). Not in dev:
+  // (lib/http/api-router.ts). Not in dev:
   // there Next compiles the routes and reloads an edited handler, which modules loaded once here would not.
   const api = dev ? () => false : apiRouter(await loadApiRoutes(path.join(import.meta.dirname, "app")));
   const server = http.createServer((req, res) => {
@@ -157,7 +160,7 @@ async function main() {
     if (pages?.(req, res)) return;
     void render(req, res);
   });
-  // The warm-up's renders (lib/server/warm-up.ts) skip the page cache: they are asked on a loopback port,
+  // The warm-up's renders (lib/pages/warm-up.ts) skip the page cache: they are asked on a loopback port,
   // and a page keeps the host it was asked under (its share card, its socket origin), so none may be kept.
   const warmUpRender: http.RequestListener = (req, res) => {
     if (LOG_REQUESTS) logRequest(req, res);

@@ -1,5 +1,5 @@
 // Every unknown address outside /v1 (which answers JSON 404s itself). Rendered per request, not
-// prerendered: Next can only put the response's CSP nonce (lib/server/document-security.ts) on the scripts of a dynamic
+// prerendered: Next can only put the response's CSP nonce (lib/pages/document-security.ts) on the scripts of a dynamic
 // render, and a prerendered 404 would reach the browser with every script blocked.
 import { connection } from "next/server";
 import { NotFoundBody } from "@/components/site/not-found-body";

@@ -5,64 +5,42 @@
 // process sets and another reads must live on globalThis; every such piece is listed here, with why, and
 // nothing else in the code touches globalThis.
 import "server-only";
-import type { AsyncLocalStorage } from "node:async_hooks";
-import type { LRUCache } from "lru-cache";
-import type { ShapeTable } from "@/lib/cache/json-shapes";
-import type { ResponseCache } from "@/lib/cache/response-cache";
-import type { Config } from "@/lib/config";
-import type { Breaker } from "@/lib/db/breaker";
-import type { Sql } from "@/lib/db/client";
-import type { ReadRouter } from "@/lib/db/replicas";
-import type { KeptPage } from "@/lib/markets/cache";
-import type { ListIndex } from "@/lib/markets/list-index";
-import type { RequestScope } from "@/lib/request-scope";
 
-export interface ProcessState {
-  /** The validated environment (lib/config.ts): parsed once; server.ts sets the embedded cluster's URL into it before Next loads. */
-  config: Config;
-  /** The request pool (lib/db/client.ts): one pool for server.ts, scripts and every bundle (and dev reloads do not leak pools). */
-  sql: Sql;
-  /** The replica read router (lib/db/client.ts): one set of replica pools and probes, whoever reads first. */
-  reads: ReadRouter;
-  /** The circuit breaker (lib/db/breaker.ts): an outage one bundle (or the listener in server.ts) sees answers 503 in all. */
-  breaker: Breaker;
-  /** The WAL position announced (lib/db/consistency.ts): server.ts notes it as NOTIFYs arrive, the route handlers' reads wait for it. */
-  commitPosition: { lsn: bigint };
-  /** The response cache (lib/markets/cache.ts): server.ts invalidates it from the NOTIFY stream, routes and pages read it. */
-  marketsCache: ResponseCache;
-  /** The in-memory orders of the lists (lib/markets/list-index.ts): server.ts feeds it from the NOTIFY stream, list reads slice it. */
-  listIndex: ListIndex;
-  /** The list pages kept for their keys' next requests (lib/markets/cache.ts): their bytes are stated in /api/stats. */
-  listPages: LRUCache<string, KeptPage>;
-  /** The shapes of packed JSON (lib/cache/json-shapes.ts): a list item packed by the warm-up in server.ts or by a page unpacks in a route handler. */
-  jsonShapes: ShapeTable;
-  /**
-   * What our code keeps for the request in progress (lib/request-scope.ts): the cache status of a /v1 answer
-   * (the cache reports into it, the /v1 wrapper reads it), what a page render read (server.ts opens it around
-   * Next's handler, the pages' reads fill it) and the response of an HTML document (a page sets its status).
-   */
-  requestScope: AsyncLocalStorage<RequestScope>;
-}
-
-type Key = keyof ProcessState;
+/**
+ * Every piece of process-wide state, by key, and why it must be shared. Each is made and typed by the
+ * module named beside it (its `create`), so this module imports none of them.
+ * - config: the validated environment (lib/config.ts): parsed once; server.ts sets the embedded cluster's URL into it before Next loads.
+ * - sql: the request pool (lib/db/client.ts): one pool for server.ts, scripts and every bundle (and dev reloads do not leak pools).
+ * - reads: the replica read router (lib/db/client.ts): one set of replica pools and probes, whoever reads first.
+ * - breaker: the circuit breaker (lib/db/breaker.ts): an outage one bundle (or the listener in server.ts) sees answers 503 in all.
+ * - commitPosition: the WAL position announced (lib/db/consistency.ts): server.ts notes it as NOTIFYs arrive, the route handlers' reads wait for it.
+ * - marketsCache: the response cache (lib/markets/reads/cache.ts): server.ts invalidates it from the NOTIFY stream, routes and pages read it.
+ * - listIndex: the in-memory orders of the lists (lib/markets/list-index.ts): server.ts feeds it from the NOTIFY stream, list reads slice it.
+ * - listPages: the list pages kept for their keys' next requests (lib/markets/reads/lists/kept-pages.ts): their bytes are stated in /api/stats.
+ * - jsonShapes: the shapes of packed JSON (lib/cache/json-shapes.ts): a list item packed by the warm-up in server.ts or by a page unpacks in a route handler.
+ * - requestScope: what our code keeps for the request in progress (lib/request-scope.ts): the cache status of a /v1 answer
+ *   (the cache reports into it, the /v1 wrapper reads it), what a page render read (server.ts opens it around
+ *   Next's handler, the pages' reads fill it) and the response of an HTML document (a page sets its status).
+ */
+export type SharedKey = "config" | "sql" | "reads" | "breaker" | "commitPosition" | "marketsCache" | "listIndex" | "listPages" | "jsonShapes" | "requestScope";
 
 // One symbol for the whole registry: Symbol.for gives every bundle the same one.
 const STATE = Symbol.for("markets.process-state");
-const registry = ((globalThis as Record<symbol, unknown>)[STATE] ??= {}) as Partial<ProcessState>;
+const registry = ((globalThis as Record<symbol, unknown>)[STATE] ??= {}) as Partial<Record<SharedKey, unknown>>;
 
 /** The process's one `key`, made by `create` the first time any bundle asks. */
-export function shared<K extends Key>(key: K, create: () => ProcessState[K]): ProcessState[K] {
-  return (registry[key] ??= create()) as ProcessState[K];
+export function shared<T>(key: SharedKey, create: () => T): T {
+  return (registry[key] ??= create()) as T;
 }
 
 /** The process's `key` if something made it already. */
-export function peekShared<K extends Key>(key: K): ProcessState[K] | undefined {
-  return registry[key];
+export function peekShared<T>(key: SharedKey): T | undefined {
+  return registry[key] as T | undefined;
 }
 
 /** Forgets `key` (a closed pool, a config to parse again) and returns what it was. */
-export function dropShared<K extends Key>(key: K): ProcessState[K] | undefined {
-  const value = registry[key];
+export function dropShared<T>(key: SharedKey): T | undefined {
+  const value = registry[key] as T | undefined;
   delete registry[key];
   return value;
 }

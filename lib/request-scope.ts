@@ -1,6 +1,6 @@
 // What our code keeps for the request in progress, in one AsyncLocalStorage: the cache status of a /v1
 // answer (lib/cache/request-status.ts), the record of a page render (lib/cache/render-record.ts), the
-// response of an HTML document (lib/server/document-status.ts) and where a database load's reads went
+// response of an HTML document (lib/pages/document-status.ts) and where a database load's reads went
 // (lib/db/client.ts). One storage, not one each: Node 20's
 // AsyncLocalStorage has a promise hook write every storage in use onto every promise the process makes,
 // inside a request or not. Next and React use four; three more of ours made each promise cost 0.49 µs

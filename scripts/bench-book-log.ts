@@ -20,7 +20,7 @@ import { closeDb } from "../lib/db/client";
 import { resolveDatabase } from "../lib/db/embedded";
 import { prng } from "../lib/dev/tools";
 import { migrate } from "../lib/db/migrate";
-import { BOOK_SNAPSHOT_EVERY, getBookAt, getBookChanges } from "../lib/markets/queries";
+import { BOOK_SNAPSHOT_EVERY, getBookAt, getBookChanges } from "../lib/markets/sql/book-log";
 
 const { values: args } = parseArgs({
   options: { changes: { type: "string" }, runs: { type: "string" }, ops: { type: "string" }, keep: { type: "boolean" } },

@@ -1,5 +1,5 @@
 // npm run bench:candles [-- --runs 200 --trades 1000000 --skip-reads --skip-writes --skip-backfill]
-// Times the candle reads of lib/markets/queries.ts straight against the database (no HTTP, no cache:
+// Times the candle reads of lib/markets/sql/candles.ts straight against the database (no HTTP, no cache:
 // every call is a cache miss), on an outcome with a million trades: p50/p99 of 1,000 candles per
 // interval, and of a batch of 50 such outcomes. Then what the rollup triggers of migration 0009 cost
 // a writer (100,000 trades in batches, 5,000 one by one, with and without them), and how long the migration's backfill
@@ -14,7 +14,7 @@ import { liftBounds } from "../lib/db/bounds";
 import { startEmbeddedPostgres } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
 import { CANDLE_INTERVALS, INTERVALS, type CandleInterval, candleWindow } from "../lib/markets/candles";
-import { getCandleSets, getCandles } from "../lib/markets/queries";
+import { getCandleSets, getCandles } from "../lib/markets/sql/candles";
 
 const { values: args } = parseArgs({
   options: {

@@ -1,6 +1,6 @@
 // npm run bench:trades [-- --runs 300 --limit 100]
 // Times the trade tape and the batch book read straight against the database (the query functions
-// of lib/markets/queries.ts, no HTTP, no cache: every run is a cache miss), on a database with a heavy
+// of lib/markets/sql/, no HTTP, no cache: every run is a cache miss), on a database with a heavy
 // outcome (npm run db:seed -- --heavy-trades 1000000). With BENCH_URL, the same over HTTP against a
 // server on that database started with CACHE=off RATE_LIMIT=off (so every request is a miss too).
 // Prints p50 and p99 per case against the targets of docs/performance.md: a tape page ≤ 20 ms at any depth,
@@ -9,7 +9,9 @@ import { parseArgs } from "node:util";
 import { closeDb, db } from "../lib/db/client";
 import { resolveDatabase } from "../lib/db/embedded";
 import { sampleTimes } from "../lib/dev/tools";
-import { getOrderBook, getOrderBooks, listTrades, outcomesById } from "../lib/markets/queries";
+import { getOrderBook, getOrderBooks } from "../lib/markets/sql/books";
+import { outcomesById } from "../lib/markets/sql/resolve";
+import { listTrades } from "../lib/markets/sql/trades";
 import { encodeTradeCursor } from "../lib/markets/trade-cursor";
 
 const { values: args } = parseArgs({ options: { runs: { type: "string" }, limit: { type: "string" } } });

@@ -1,12 +1,13 @@
 // npm run measure:reads [-- --runs 15 --only TEXT]
-// Times the list and market reads of lib/markets/queries.ts straight against the database (no HTTP,
+// Times the list and market reads of lib/markets/sql/ straight against the database (no HTTP,
 // no cache), one at a time, and prints median and max per case: the SQL side of the hot reads on a
 // large dataset, e.g. EMBEDDED_PG_DIR=/work/data/pg100k or DATABASE_URL. Prints only; never asserts.
 import { parseArgs } from "node:util";
 import { closeDb, db } from "../lib/db/client";
 import { resolveDatabase } from "../lib/db/embedded";
 import { sampleTimes } from "../lib/dev/tools";
-import { getMarket, listMarkets } from "../lib/markets/queries";
+import { listMarkets } from "../lib/markets/sql/lists";
+import { getMarket } from "../lib/markets/sql/market";
 import { sweepTrending } from "../lib/markets/trending-sweeper";
 import { marketListQuery } from "../lib/markets/schemas";
 

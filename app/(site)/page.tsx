@@ -4,16 +4,17 @@
 import type { Metadata } from "next";
 import { CardCell, cardsChangeAt, MarketCard } from "@/components/markets/market-card";
 import { recordClock } from "@/lib/cache/render-record";
-import { requestOrigin } from "@/lib/server/origin";
-import { SHARE_IMAGE, SITE_NAME } from "@/lib/ui/share";
+import { requestOrigin } from "@/lib/follow/origin";
+import { SHARE_IMAGE, SITE_NAME } from "@/lib/follow/share";
 import { MarketFilters } from "@/components/markets/market-filters";
 import { ClearFiltersButton, ListNavigationProvider, ListResults, RetryButton } from "@/components/markets/list-navigation";
 import { Pagination, rangeText } from "@/components/markets/pagination";
 import { buttonClass } from "@/components/ui/button";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { getMoves, listMarkets, listSubCategories } from "@/lib/markets/cache";
-import { readWatchlist } from "@/lib/server/watchlist";
-import type { Move } from "@/lib/ui/moves";
+import { getMoves } from "@/lib/markets/reads/follow";
+import { listMarkets, listSubCategories } from "@/lib/markets/reads/lists/list-markets";
+import { readWatchlist } from "@/lib/follow/read-watchlist";
+import type { Move } from "@/lib/markets/moves";
 import { titleCase } from "@/lib/ui/title-case";
 import { PAGE_SIZE, parseListView, viewToQuery, viewToSearch } from "@/lib/ui/list-params";
 

@@ -8,7 +8,7 @@ export const metadata: Metadata = {
   description: "The public read-only /v1 API: markets, order books and price history.",
 };
 
-// Rendered per request: the CSP nonce of lib/server/document-security.ts must reach its scripts (a prerendered page has none).
+// Rendered per request: the CSP nonce of lib/pages/document-security.ts must reach its scripts (a prerendered page has none).
 export default async function DocsPage() {
   await connection();
   return (

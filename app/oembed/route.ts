@@ -1,10 +1,10 @@
 // GET /oembed?url=<market page URL>&format=json – oEmbed (https://oembed.com) for our market pages: a "rich"
 // answer whose html frames the embed card, so blog and forum software embeds a pasted link by itself.
 // Discovered through the <link rel="alternate" type="application/json+oembed"> of every market page.
-import { getMarket } from "@/lib/markets/cache";
+import { getMarket } from "@/lib/markets/reads/market";
 import { SLUG_RE } from "@/lib/markets/constants";
-import { originOf } from "@/lib/server/origin";
-import { EMBED_SIZE, embedHtml, SHARE_IMAGE, SITE_NAME, shareImagePath, shareVersion } from "@/lib/ui/share";
+import { originOf } from "@/lib/follow/origin";
+import { EMBED_SIZE, embedHtml, SHARE_IMAGE, SITE_NAME, shareImagePath, shareVersion } from "@/lib/follow/share";
 
 const plain = (status: number, text: string) =>
   new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Access-Control-Allow-Origin": "*", "Cache-Control": "no-store" } });

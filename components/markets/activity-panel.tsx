@@ -8,7 +8,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Outcome } from "@/lib/markets/schemas";
 import { getTradesPage, tapeOptions, tradesUrl } from "@/lib/query/markets";
 import { useTradesChannel } from "@/lib/realtime/use-trades-channel";
-import { type HeldTape, withOlder } from "@/lib/realtime/tape-follow";
+import { type HeldTape, withOlder } from "@/lib/markets/tape-follow";
 import type { TapeScope } from "@/lib/ui/market-view";
 import { ActivityPanelView, TAPE_ROW_H } from "./activity-panel-view";
 

@@ -1,8 +1,8 @@
 // A 404 inside an embed frame (/embed/markets/{slug} for a market that does not exist, or no longer does):
 // a card the size of the embed's, saying so, with the way to the site in a new tab, instead of the root
 // 404 with the whole site's header squeezed into someone else's page. The embed page draws it itself,
-// with its 404 status (lib/server/document-status.ts).
-import { SITE_NAME } from "@/lib/ui/share";
+// with its 404 status (lib/pages/document-status.ts).
+import { SITE_NAME } from "@/lib/follow/share";
 
 export function EmbedNotFound() {
   return (

@@ -5,7 +5,7 @@ import { formatDate, formatPercent, formatTimeLeft, formatUsdCompact, timeLeftCh
 import { titleCase } from "@/lib/ui/title-case";
 import { FeaturedMark, MirroredMark, StatusBadge, VerifiedMark } from "./market-status";
 import { Opening } from "./market-card-opening";
-import type { Move } from "@/lib/ui/moves";
+import type { Move } from "@/lib/markets/moves";
 import { MarketImage } from "./market-image";
 import { MoveBadge } from "./move-badge";
 import { StarForm } from "./star-form";

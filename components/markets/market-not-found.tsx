@@ -1,5 +1,5 @@
 // The page of a market that does not exist, drawn by the market page itself with a 404
-// (lib/server/document-status.ts). Not a not-found.tsx: nothing under /markets throws notFound(), and a
+// (lib/pages/document-status.ts). Not a not-found.tsx: nothing under /markets throws notFound(), and a
 // segment's not-found element is in the RSC payload of every page below it.
 import Link from "next/link";
 import { buttonClass } from "@/components/ui/button";

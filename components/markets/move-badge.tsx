@@ -1,6 +1,6 @@
-// "What moved": the leading outcome's change over 24 hours (lib/ui/moves.ts), up or down in percentage points.
+// "What moved": the leading outcome's change over 24 hours (lib/markets/moves.ts), up or down in percentage points.
 // Styled by the .move class (app/globals.css): it is on every card, so its markup stays short.
-import type { Move } from "@/lib/ui/moves";
+import type { Move } from "@/lib/markets/moves";
 import { cn } from "@/lib/ui/cn";
 
 /** `withName` shows the outcome's name before the change (it is read out either way: "Yes up 3.2 pts 24h"). */

@@ -1,4 +1,4 @@
-// /v1 answered by its route modules without Next's request pipeline (lib/server/api-router.ts): gzip
+// /v1 answered by its route modules without Next's request pipeline (lib/http/api-router.ts): gzip
 // when the client takes it and the body is 1 KB or more, compressed once per cached representation and
 // never older than the last change the instance heard of; HEAD as GET without a body; Vary that names
 // what the answer varies by and nothing of Next's router.

@@ -1,5 +1,5 @@
 // The groups every change announces (migration 0017), read off the real NOTIFY stream of the test
-// database: the related-markets lists are dropped by them (lib/markets/cache.ts, relatedTags), so a
+// database: the related-markets lists are dropped by them (lib/markets/reads/tags.ts, relatedTags), so a
 // change that leaves a group out would leave a list stale. A trade names its market's group, a change
 // that moves a market names both groups, new and deleted markets name theirs, and a group too long
 // to send is sent as unknown without failing the write.

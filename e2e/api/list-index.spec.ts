@@ -1,4 +1,4 @@
-// Lists from the in-memory orders (lib/markets/list-index.ts) and shared items (lib/markets/cache.ts):
+// Lists from the in-memory orders (lib/markets/list-index.ts) and shared items (lib/markets/reads/lists/):
 // a market's item is one cache entry shown by many cached pages. Once an instance has heard of a change
 // to the market (its push signal went out), every page that holds it shows the change, on both
 // instances, also when the change moves the market in an order, and under a burst of changes while

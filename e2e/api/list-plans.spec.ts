@@ -1,4 +1,4 @@
-// GET /v1/markets reads a page through different plans (lib/markets/queries.ts): the sort index
+// GET /v1/markets reads a page through different plans (lib/markets/sql/lists.ts): the sort index
 // alone then a deferred join, a search that walks the sort index and stops after the page, the same
 // walk giving up after 2,000 rows and collecting every match instead, and counts from market_counts.
 // Each must answer exactly what the plain SQL of the spec answers. 2,100 CANCELLED markets in a

@@ -1,5 +1,5 @@
 // GET /v1/markets/{id} reads a market, its outcomes, comments, top traders and creator in one statement
-// (lib/markets/queries.ts getMarket, the parts as JSON). Its answer must be byte for byte what the five
+// (lib/markets/sql/market.ts getMarket, the parts as JSON). Its answer must be byte for byte what the five
 // separate reads it replaced answered: those reads are kept here, verbatim, as the reference, and
 // serialised by the same functions (lib/markets/serialize.ts). Their timestamps are read as postgres.js
 // reads them, as Dates, and printed by Date.toISOString(), as the API printed them before PostgreSQL
@@ -113,7 +113,7 @@ test.describe("GET /v1/markets/{id} – the one-statement read answers what the 
     const detail = await separateReads(sql, m.id);
     expect(detail.resolution_date).toBe("+010000-01-01T00:00:00.000Z");
     expect(detail.trading_starts_at).toBe("2000-01-01T04:59:59.999Z");
-    // The list reads its items apart (lib/markets/queries.ts listMarketsByIds): the same text there.
+    // The list reads its items apart (lib/markets/sql/lists.ts eachMarketListItem): the same text there.
     const res = await request.get(`/v1/markets?status=RESOLVED&q=${encodeURIComponent(m.slug)}`);
     expect(res.status()).toBe(200);
     const [item] = (await res.json()).markets;

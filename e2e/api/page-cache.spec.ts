@@ -1,4 +1,4 @@
-// The page cache (lib/server/page-cache.ts) over real HTTP and the test database: a second view of a page
+// The page cache (lib/pages/page-cache.ts) over real HTTP and the test database: a second view of a page
 // comes from memory with its own nonce, a change to what a page shows makes its next view fresh, a
 // reader's watchlist cookie is neither cached nor shown to another reader, and no client picks a nonce.
 import http from "node:http";

@@ -1,7 +1,7 @@
 // LISTEN recovery on the shared test server: its listening connection is killed, then every joined
 // channel gets a resync signal and new writes signal again. It runs alone, after the other specs (the
 // "alone" project in playwright.config.ts): until the stream is heard again, every instance on the test
-// database answers from PostgreSQL instead of memory (lib/markets/cache.ts), which a cache spec running
+// database answers from PostgreSQL instead of memory (lib/markets/reads/), which a cache spec running
 // beside it would see as a wrong miss.
 import { LISTENER_APPLICATION_NAME } from "@/lib/events/listener";
 import { sleep } from "@/lib/dev/tools";

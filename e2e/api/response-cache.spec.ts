@@ -1,4 +1,4 @@
-// The response cache (lib/markets/cache.ts) on two instances over one database: answers come from
+// The response cache (lib/markets/reads/cache.ts) on two instances over one database: answers come from
 // memory, and once an instance has heard of a commit (its push signal went out after the cache
 // dropped what the commit changed) no answer it gives predates that commit, even while concurrent
 // readers keep loads in flight across every write.

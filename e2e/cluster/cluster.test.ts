@@ -83,7 +83,7 @@ describe("cluster – through HAProxy", () => {
   it("list, market, book and history are correct, and both instances serve them", async () => {
     const [{ total }] = await primary<{ total: number }[]>`SELECT count(*)::int AS total FROM markets WHERE status = 'ACTIVE'`;
     // Each instance loaded the list items before its port opened, though its change stream is heard only
-    // once the replica has replayed the primary's position (lib/markets/item-warm-up.ts waits for that).
+    // once the replica has replayed the primary's position (lib/markets/reads/lists/item-warm-up.ts waits for that).
     for (const name of ["app1", "app2"]) {
       const log = fs.readFileSync(path.join(dir, `${name}.log`), "utf8");
       expect(log, name).toContain(`warmed up: list items of ${total} of ${total} ACTIVE markets`);

@@ -1,8 +1,8 @@
 // Batch reads (docs/api.md "Batches"): one answer per id, each exactly what the single endpoint answers,
-// or the error it would have answered. The ids come from `outcomeIdsParam` (lib/markets/schemas.ts:
+// or the error it would have answered. The ids come from `outcomeIdsParam` (lib/markets/schemas/batches.ts:
 // comma-separated, at most BATCH_MAX_IDS distinct, a malformed one a 400 for the whole call); the
 // response schema from `batchResponseSchema`; the rate limit charges one token per id
-// (lib/server/request-cost.ts).
+// (lib/http/request-cost.ts).
 import type { BatchError } from "@/lib/markets/schemas";
 import { apiErrorOf } from "./errors";
 

@@ -1,6 +1,7 @@
 // A book's facts beyond its body, in headers (docs/api.md "Book versions", "Past books"): the body stays the
 // contract's book in both shapes.
-import type { PastBook, VersionedBook } from "@/lib/markets/queries";
+import type { PastBook } from "@/lib/markets/sql/book-log";
+import type { VersionedBook } from "@/lib/markets/sql/books";
 import { Answer } from "./route";
 
 export const BOOK_VERSION = "Book-Version";

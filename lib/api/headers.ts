@@ -1,5 +1,5 @@
 // The headers of /v1, defined once: the route wrapper (lib/api/route.ts) sends them with the handlers'
-// answers, and the request guard (lib/server/http-guard.ts) with the errors it answers before Next runs.
+// answers, and the request guard (lib/http/http-guard.ts) with the errors it answers before Next runs.
 import { errorBody } from "./errors";
 
 /** The methods every /v1 path answers (preflights included). */

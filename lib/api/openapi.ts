@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document of /v1, built from the zod schemas that validate the routes (lib/markets/schemas.ts):
+// The OpenAPI 3.1 document of /v1, built from the zod schemas that validate the routes (lib/markets/schemas/):
 // nothing here restates a field, a limit or a default, so the document cannot drift from the code.
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from "zod-openapi";

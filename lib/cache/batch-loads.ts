@@ -1,6 +1,6 @@
 // Loads of many keys put together: the keys asked for in one turn of the event loop go out as one
 // `loadMany` (one statement) on the next, so that the misses of a cache read, or of every request read
-// in one turn (lib/markets/cache.ts, the list items), cost the database and the main thread one round trip.
+// in one turn (lib/markets/reads/lists/items.ts), cost the database and the main thread one round trip.
 
 /**
  * A loader of one key whose calls are put together: the keys queued before the next turn of the loop

@@ -1,6 +1,6 @@
 // JSON texts kept without their keys: a value's shape (its keys, punctuation, nulls and booleans) is held
 // once per process, and each value keeps only its strings and numbers. The list items are the long
-// tail's memory (lib/markets/cache.ts): at 100,000 markets a list item's JSON is about 2.9 KB, and
+// tail's memory (lib/markets/reads/lists/items.ts): at 100,000 markets a list item's JSON is about 2.9 KB, and
 // 1.2 KB of that is keys, quotes and nulls every item repeats (35 keys, 15 per outcome). Packed, the
 // `wide` mix's ~62,000 items fit the budget that held 43,000 of them as JSON (README, "Performance at
 // 100,000 markets"); unpacking a page of 20 costs about 0.15 ms, where a page's missing items (a third of
@@ -33,7 +33,7 @@ export interface ShapeTable {
 }
 
 /** One table per process (lib/process-state.ts): a value packed in one bundle is unpacked in another. */
-const table = () => shared("jsonShapes", () => ({ ids: new Map(), shapes: [] }));
+const table = () => shared<ShapeTable>("jsonShapes", () => ({ ids: new Map(), shapes: [] }));
 
 /**
  * `value`'s JSON (exactly JSON.stringify(value)) as UTF-8 bytes outside V8's heap: two bytes naming its

@@ -5,7 +5,7 @@ import postgres from "postgres";
 import { config } from "@/lib/config";
 import { dropShared, peekShared, shared } from "@/lib/process-state";
 import { inScope, runInScope } from "@/lib/request-scope";
-import { createReadRouter } from "./replicas";
+import { createReadRouter, type ReadRouter } from "./replicas";
 import { connectTimeoutS, queryBounds } from "./bounds";
 
 export type Sql = postgres.Sql;
@@ -33,8 +33,8 @@ export function db(): Sql {
 }
 
 export async function closeDb() {
-  await dropShared("reads")?.close();
-  await dropShared("sql")?.end({ timeout: 5 });
+  await dropShared<ReadRouter>("reads")?.close();
+  await dropShared<Sql>("sql")?.end({ timeout: 5 });
 }
 
 // ------------------------------------------------------------------ reads (read replicas)
@@ -70,5 +70,5 @@ export function recordReads<T>(attempt: ReadAttempt, work: () => Promise<T>): Pr
 
 /** The replicas as this process sees them (for logs and tests); empty without DATABASE_REPLICA_URLS. */
 export function replicaStates() {
-  return peekShared("reads")?.state() ?? [];
+  return peekShared<ReadRouter>("reads")?.state() ?? [];
 }

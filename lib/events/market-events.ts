@@ -3,7 +3,7 @@
 // (./change-stream.ts) parses each one once, here, and hands the typed event to every consumer (the
 // response cache drops what it touched, the push channels signal their rooms).
 import { z } from "zod";
-import type { ChannelKind } from "../realtime/channels";
+import type { ChannelKind } from "./channel-kinds";
 
 export const NOTIFY_CHANNEL = "market_events";
 
@@ -24,12 +24,12 @@ export const EVENT_KINDS = {
 export type EventKind = keyof typeof EVENT_KINDS;
 const KINDS = Object.keys(EVENT_KINDS) as [EventKind, ...EventKind[]];
 
-/** Where a market is listed: what related-markets lists are chosen by (lib/markets/queries.ts, listRelatedGroup), and its status. */
+/** Where a market is listed: what related-markets lists are chosen by (lib/markets/sql/follow.ts, listRelatedGroup), and its status. */
 export interface MarketGroup {
   category: string;
   subCategory: string;
   tags: string[];
-  /** Read by nobody here: it is in the place so that a change of status sends two places (lib/markets/cache.ts, tagsOf). */
+  /** Read by nobody here: it is in the place so that a change of status sends two places (lib/markets/reads/invalidation.ts, tagsOf). */
   status?: string;
 }
 

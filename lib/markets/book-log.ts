@@ -1,6 +1,6 @@
 // Past books from the record of changes (migration 0011; docs/api.md "Past books"): the stored text form of
 // levels, a change as the API shows it, and the rebuild of a book from one snapshot and the changes after
-// it. Pure, so it is unit-tested on its own; lib/markets/queries.ts only fetches the rows.
+// it. Pure, so it is unit-tested on its own; lib/markets/sql/book-log.ts only fetches the rows.
 import { fixed } from "./decimal";
 import type { BookLevel } from "./schemas";
 

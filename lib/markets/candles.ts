@@ -1,6 +1,6 @@
 // Candle intervals and the window of a candles request (docs/api.md "Candles"): which stored width an
 // interval is rolled up from, how interval starts align in UTC, and which intervals a request covers.
-// Pure and unit-tested; no zod and no server-only imports (schemas.ts and client code import it).
+// Pure and unit-tested; no zod and no server-only imports (lib/markets/schemas/ and client code import it).
 
 export const CANDLE_INTERVALS = ["1m", "5m", "15m", "1h", "4h", "1d", "1w"] as const;
 export type CandleInterval = (typeof CANDLE_INTERVALS)[number];

@@ -2,7 +2,7 @@
 // sort key, the markets in list order, kept current from the change stream. A list without sub-category
 // is then an array slice (its page of ids) and the array's length (its total): a key never asked before
 // costs what a hot one does. 100,000 markets take about 35 MB (a row per market plus eight arrays of
-// references per status); the page's items come from the response cache (lib/markets/cache.ts).
+// references per status); the page's items come from the response cache (lib/markets/reads/lists/items.ts).
 //
 // Search (`q`) too, for a q of plain ASCII: each market keeps its question and description folded to
 // lower case exactly as the database's ILIKE folds them (probed at every rebuild: lib/markets/search-fold.ts),
@@ -27,7 +27,7 @@ import type { MarketListQuery, SortBy } from "./schemas";
 import { type Folding, probeFolding, searchNeedle } from "./search-fold";
 import { LRUCache } from "lru-cache";
 
-/** The sorts whose key is a stored column (TRENDING is corrected to the moment: lib/markets/queries.ts). */
+/** The sorts whose key is a stored column (TRENDING is corrected to the moment: lib/markets/sql/lists.ts). */
 export type IndexedSort = Exclude<SortBy, "TRENDING">;
 const SORTS: readonly IndexedSort[] = ["VOLUME", "LIQUIDITY", "CREATED", "ENDING"];
 

@@ -1,9 +1,10 @@
-// The related-markets lists' tags (lib/markets/cache.ts): a change drops a list exactly when its market
+// The related-markets lists' tags (lib/markets/reads/tags.ts): a change drops a list exactly when its market
 // could be in it, by the rule listRelatedGroup selects with (same category, and the same non-empty
 // sub-category or a shared tag), and every list when the change does not say its market's group.
 import { describe, expect, it } from "vitest";
 import type { MarketEvent, MarketGroup } from "@/lib/events/market-events";
-import { relatedTags, tagsOf } from "./cache";
+import { tagsOf } from "./reads/invalidation";
+import { relatedTags } from "./reads/tags";
 
 /** listRelatedGroup's WHERE, in words: m.category = g.category AND (m.sub_category = g.sub_category (g's non-empty) OR m.tags && g.tags). */
 const selects = (g: MarketGroup, m: MarketGroup) =>

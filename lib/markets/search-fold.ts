@@ -1,6 +1,6 @@
 // Case folding for the in-memory search of the market lists (lib/markets/list-index.ts), exactly as the
 // database's ILIKE folds: `q` is "a case-insensitive substring of question or description" (docs/api.md),
-// which the SQL path asks as `question ILIKE '%q%' OR description ILIKE '%q%'` (lib/markets/queries.ts), and
+// which the SQL path asks as `question ILIKE '%q%' OR description ILIKE '%q%'` (lib/markets/sql/lists.ts), and
 // ILIKE lowers both sides with the database's collation. Memory answers only a q of plain ASCII (after the
 // NULs the SQL path strips), and for such a needle only the ASCII of the folded text can match. So a
 // market's text is kept folded to ASCII: ASCII letters lowered (the probe checks that the database lowers
@@ -10,7 +10,7 @@
 import "server-only";
 import { flatString } from "@/lib/cache/flat-string";
 import { readDb } from "@/lib/db/client";
-import { stripNul } from "./queries";
+import { stripNul } from "./sql/lists";
 
 /** How this database folds case for ILIKE, as far as an ASCII needle can tell. */
 export interface Folding {

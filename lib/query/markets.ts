@@ -4,7 +4,7 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { marketKeys } from "./keys";
 import type { Candle, Candles, MarketDetail, OrderBook, PriceHistory, PricePoint, TradeTape } from "@/lib/markets/schemas";
-import { type HeldTape, heldTape } from "@/lib/realtime/tape-follow";
+import { type HeldTape, heldTape } from "@/lib/markets/tape-follow";
 import { ALL_RANGE_MAX_REQUESTS, type CandleRange, type HistoryRange } from "@/lib/ui/chart-ranges";
 
 export class HttpError extends Error {

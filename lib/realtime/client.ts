@@ -3,7 +3,8 @@
 // an external store for the live indicator. Only imported by client components.
 // socket.io-client itself loads after the page (dynamic import), keeping it out of first-load JS.
 import type { Socket } from "socket.io-client";
-import { CHANNEL_KINDS, SOCKET_PATH, type Ack, type Signal } from "./channels";
+import { CHANNEL_KINDS } from "@/lib/events/channel-kinds";
+import { SOCKET_PATH, type Ack, type Signal } from "./channels";
 
 export type RealtimeStatus = "connecting" | "connected" | "reconnecting";
 

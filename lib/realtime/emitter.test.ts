@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ChannelKind, Signal } from "./channels";
+import type { ChannelKind } from "@/lib/events/channel-kinds";
+import type { Signal } from "./channels";
 import { createSignalEmitter, SKIP, type Change, type EmitterOptions } from "./emitter";
 
 /** The orderbook carrier server.ts installs: the book of the one outcome a signal names. */

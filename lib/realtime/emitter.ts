@@ -1,7 +1,8 @@
 // The signal emitter of the push channels: what goes out to a channel's room when its market changes.
 // At most one signal per channel per `coalesceMs` (the last change always gets one), a seq per channel,
 // and the data a signal carries (an outcome's book, a tape's new trades), read once for every watcher.
-import type { ChannelKind, Heartbeat, Signal } from "./channels";
+import type { ChannelKind } from "@/lib/events/channel-kinds";
+import type { Heartbeat, Signal } from "./channels";
 import { createThrottle, type Timers } from "./throttle";
 
 /** What a change asks of one channel. `outcomeId` null: several outcomes, the market, or a resync. */

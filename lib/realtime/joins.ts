@@ -3,7 +3,7 @@
 // (asked through a slug cache, so a flood of joins for made-up markets barely reaches the database).
 import { MAX_CHANNELS_PER_SOCKET, parseChannel, type Ack, type Channel } from "./channels";
 import { channelRequest } from "./schemas";
-import { createTokenBucket } from "../server/token-bucket";
+import { createTokenBucket } from "../http/token-bucket";
 
 /** The part of a Socket.IO socket the protocol uses. */
 export interface JoiningSocket {

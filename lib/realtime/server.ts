@@ -7,7 +7,7 @@ import { Server } from "socket.io";
 import { config } from "../config";
 import type { ChangeStream } from "../events/change-stream";
 import { pushKindsOf } from "../events/market-events";
-import { marketSlugExists } from "../markets/queries";
+import { marketSlugExists } from "@/lib/markets/sql/market";
 import { SOCKET_PATH, channelName, parseChannel } from "./channels";
 import { createSignalEmitter } from "./emitter";
 import { createJoinProtocol } from "./joins";

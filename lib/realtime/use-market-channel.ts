@@ -6,7 +6,8 @@ import { useEffect, useRef, useSyncExternalStore } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { marketKeys } from "@/lib/query/keys";
 import type { OrderBook } from "@/lib/markets/schemas";
-import { channelName, type ChannelKind, type Signal } from "./channels";
+import type { ChannelKind } from "@/lib/events/channel-kinds";
+import { channelName, type Signal } from "./channels";
 import { getHeard, getServerStatus, getStatus, subscribeChannel, subscribeHeard, subscribeStatus, type RealtimeStatus } from "./client";
 
 export function useRealtimeStatus(): RealtimeStatus {

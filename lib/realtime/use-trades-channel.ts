@@ -1,6 +1,6 @@
 "use client";
 // Keeps the Activity panel's tapes (marketKeys.tapes) following the market's trades channel: each signal is
-// applied by the client rule of docs/api.md "Push channels" (tape-follow.ts): its trades appended when it
+// applied by the client rule of docs/api.md "Push channels" (lib/markets/tape-follow.ts): its trades appended when it
 // continues the held tape, otherwise a catch-up read. Signals are handled one after another, so a catch-up
 // and the next signal never interleave. Tapes nobody shows are dropped (they are read again when shown).
 import { useEffect, useRef } from "react";
@@ -9,7 +9,7 @@ import { marketKeys } from "@/lib/query/keys";
 import { getTradesPage, tradesUrl } from "@/lib/query/markets";
 import { channelName, type Signal } from "./channels";
 import { subscribeChannel } from "./client";
-import { followSignal, type HeldTape, type TradesSignalData } from "./tape-follow";
+import { followSignal, type HeldTape, type TradesSignalData } from "@/lib/markets/tape-follow";
 
 async function follow(queryClient: QueryClient, slug: string, signal: TradesSignalData) {
   const readAfter = (after: string) => getTradesPage(tradesUrl(slug, { after, limit: 100 }));

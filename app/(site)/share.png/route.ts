@@ -1,6 +1,6 @@
 // GET /share.png – the list page's share image (1200×630): the site and its count of active markets (cached a minute).
-import { drawOnce, pngResponse, siteShareImage } from "@/lib/share/share-image";
-import { listMarkets } from "@/lib/markets/cache";
+import { drawOnce, pngResponse, siteShareImage } from "@/lib/follow/share-image";
+import { listMarkets } from "@/lib/markets/reads/lists/list-markets";
 import { marketListQuery } from "@/lib/markets/schemas";
 
 export async function GET(req: Request) {

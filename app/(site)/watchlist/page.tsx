@@ -5,9 +5,9 @@ import Link from "next/link";
 import { CardCell, MarketCard } from "@/components/markets/market-card";
 import { StarForm } from "@/components/markets/star-form";
 import { buttonClass } from "@/components/ui/button";
-import { getMoves, listMarketsByIds } from "@/lib/markets/cache";
-import { readWatchlist } from "@/lib/server/watchlist";
-import { WATCHLIST_MAX } from "@/lib/ui/watchlist";
+import { getMoves, listMarketsByIds } from "@/lib/markets/reads/follow";
+import { readWatchlist } from "@/lib/follow/read-watchlist";
+import { WATCHLIST_MAX } from "@/lib/follow/watchlist";
 import { LiveRefresh } from "@/components/markets/live-refresh";
 
 export const metadata: Metadata = { title: "Watchlist", robots: { index: false } };

@@ -5,7 +5,8 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { shapeStats } from "@/lib/cache/json-shapes";
 import { config } from "@/lib/config";
-import { keptPages, marketCache } from "@/lib/markets/cache";
+import { marketCache } from "@/lib/markets/reads/cache";
+import { keptPages } from "@/lib/markets/reads/lists/kept-pages";
 import { listIndex } from "@/lib/markets/list-index";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@
 import { answerEach, camelBatch } from "@/lib/api/batch";
 import { parseQuery, searchParamsOf } from "@/lib/api/query";
 import { preflight, route } from "@/lib/api/route";
-import { candlesReader } from "@/lib/markets/cache";
+import { candlesReader } from "@/lib/markets/reads/candles";
 import { camelCandles } from "@/lib/markets/camel";
 import { candlesBatchQuery } from "@/lib/markets/schemas";
 

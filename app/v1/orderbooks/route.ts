@@ -3,8 +3,8 @@ import { answerEach, camelBatch } from "@/lib/api/batch";
 import { parseQuery, searchParamsOf } from "@/lib/api/query";
 import { preflight, route } from "@/lib/api/route";
 import { camelOrderBook } from "@/lib/markets/camel";
-import { orderBookReader } from "@/lib/markets/cache";
-import type { VersionedBook } from "@/lib/markets/queries";
+import { orderBookReader } from "@/lib/markets/reads/books";
+import type { VersionedBook } from "@/lib/markets/sql/books";
 import { orderBooksQuery, type OrderBooksResponse } from "@/lib/markets/schemas";
 
 // Each item also carries its book's version and checksum, null with an error (additive; docs/api.md "Book versions").

@@ -3,7 +3,7 @@ import { answerEach, camelBatch } from "@/lib/api/batch";
 import { parseQuery, searchParamsOf } from "@/lib/api/query";
 import { preflight, route } from "@/lib/api/route";
 import { camelPriceHistory } from "@/lib/markets/camel";
-import { priceHistoryReader } from "@/lib/markets/cache";
+import { priceHistoryReader } from "@/lib/markets/reads/history";
 import { pricesHistoryBatchQuery } from "@/lib/markets/schemas";
 
 export const GET = route({ cache: "history", camel: camelBatch("prices_history", camelPriceHistory) }, async (req) => {

@@ -6,7 +6,8 @@
 // the push channels, the interactive chart).
 import type { Metadata } from "next";
 import { dehydrate } from "@tanstack/react-query";
-import { getDayAgoPrices, getOrderBook } from "@/lib/markets/cache";
+import { getOrderBook } from "@/lib/markets/reads/books";
+import { getDayAgoPrices } from "@/lib/markets/reads/follow";
 import type { OrderBook } from "@/lib/markets/schemas";
 import { getQueryClient } from "@/lib/query/client";
 import { marketDetailOptions, orderBookOptions } from "@/lib/query/markets";
@@ -19,14 +20,14 @@ import { updatedTextChangesAt } from "./_components/live-status-view";
 import { LiveSwap } from "./_components/live-swap";
 import { packPageData } from "./_components/page-data";
 import { ShareActions } from "@/components/markets/share-actions";
-import { readWatchlist } from "@/lib/server/watchlist";
+import { readWatchlist } from "@/lib/follow/read-watchlist";
 import { recordClock } from "@/lib/cache/render-record";
 import { commentsChangeAt } from "@/components/markets/comments";
-import { requestOrigin } from "@/lib/server/origin";
-import { embedHtml, marketPath, SHARE_IMAGE, SITE_NAME, shareImagePath, shareVersion } from "@/lib/ui/share";
+import { requestOrigin } from "@/lib/follow/origin";
+import { embedHtml, marketPath, SHARE_IMAGE, SITE_NAME, shareImagePath, shareVersion } from "@/lib/follow/share";
 import { RelatedMarkets } from "./_components/related-markets";
 import { MarketNotFound } from "@/components/markets/market-not-found";
-import { setDocumentStatus } from "@/lib/server/document-status";
+import { setDocumentStatus } from "@/lib/pages/document-status";
 
 type Props = {
   params: Promise<{ slug: string }>;
@@ -66,7 +67,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
   const sp = await searchParams;
   const market = await loadMarket(slug);
   if (!market) {
-    // The 404 drawn here, not thrown: Next would send its body empty (lib/server/document-status.ts).
+    // The 404 drawn here, not thrown: Next would send its body empty (lib/pages/document-status.ts).
     setDocumentStatus(404);
     return <MarketNotFound />;
   }

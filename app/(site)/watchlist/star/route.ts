@@ -2,7 +2,7 @@
 // the watchlist cookie and sends the reader back where they were (303, so a reload does not post again).
 import { cookies } from "next/headers";
 import { isUuid } from "@/lib/markets/schemas";
-import { parseWatchlist, safeBackPath, serializeWatchlist, starMarket, WATCHLIST_COOKIE, WATCHLIST_MAX_AGE_S } from "@/lib/ui/watchlist";
+import { parseWatchlist, safeBackPath, serializeWatchlist, starMarket, WATCHLIST_COOKIE, WATCHLIST_MAX_AGE_S } from "@/lib/follow/watchlist";
 
 const hostOf = (url: string) => {
   try {

@@ -1,16 +1,18 @@
 // The embeddable card of one market (/embed/markets/{slug}): probabilities, a small 7-day chart and a link
-// back, rendered on the server; other sites may frame this route alone (lib/server/document-security.ts). Kept live by LiveRefresh.
+// back, rendered on the server; other sites may frame this route alone (lib/pages/document-security.ts). Kept live by LiveRefresh.
 import type { Metadata } from "next";
 import { EmbedNotFound } from "@/components/markets/embed-not-found";
 import { LiveRefresh } from "@/components/markets/live-refresh";
 import { MoveBadge } from "@/components/markets/move-badge";
-import { getDayAgoPrices, getMarket, getPriceHistory } from "@/lib/markets/cache";
-import { setDocumentStatus } from "@/lib/server/document-status";
-import { requestOrigin } from "@/lib/server/origin";
+import { getDayAgoPrices } from "@/lib/markets/reads/follow";
+import { getPriceHistory } from "@/lib/markets/reads/history";
+import { getMarket } from "@/lib/markets/reads/market";
+import { setDocumentStatus } from "@/lib/pages/document-status";
+import { requestOrigin } from "@/lib/follow/origin";
 import { formatPercent, formatUsdCompact } from "@/lib/ui/format";
-import { leadingOutcome, moveOf } from "@/lib/ui/moves";
+import { leadingOutcome, moveOf } from "@/lib/markets/moves";
 import { AREA_H, AREA_W, areaPaths } from "@/lib/ui/price-area";
-import { marketPath, SITE_NAME } from "@/lib/ui/share";
+import { marketPath, SITE_NAME } from "@/lib/follow/share";
 
 type Props = { params: Promise<{ slug: string }> };
 
@@ -23,7 +25,7 @@ export default async function EmbedPage({ params }: Props) {
   const { slug } = await params;
   const market = await getMarket({ slug });
   if (!market) {
-    // The 404 drawn here, not thrown: Next would send its body empty (lib/server/document-status.ts).
+    // The 404 drawn here, not thrown: Next would send its body empty (lib/pages/document-status.ts).
     setDocumentStatus(404);
     return <EmbedNotFound />;
   }

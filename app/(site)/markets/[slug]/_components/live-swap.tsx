@@ -5,7 +5,7 @@
 // (market-body.tsx), so the swap moves nothing.
 // html[data-hydrated] waits for the swap: the page is fully interactive once the live view is in.
 import { useEffect, useMemo, useState } from "react";
-import type { DayAgoPrices } from "@/lib/ui/moves";
+import type { DayAgoPrices } from "@/lib/markets/moves";
 import { MarketFirst } from "./market-first";
 import { unpackPageData } from "./page-data";
 

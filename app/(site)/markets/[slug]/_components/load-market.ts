@@ -4,11 +4,11 @@
 // added to LCP although the market comes from memory. A click on a card shows that it is opening instead
 // (components/markets/market-card.tsx).
 import { cache } from "react";
-import { getMarket } from "@/lib/markets/cache";
+import { getMarket } from "@/lib/markets/reads/market";
 
 /**
- * The market with this slug, or null: the page then draws the 404 itself (lib/server/document-status.ts
- * says why not notFound()). Already a MarketDetail (lib/markets/queries.ts builds it, and the response
+ * The market with this slug, or null: the page then draws the 404 itself (lib/pages/document-status.ts
+ * says why not notFound()). Already a MarketDetail (lib/markets/sql/market.ts builds it, and the response
  * cache gives back exactly what was kept), so it is not parsed again here: the schema's parse was a copy
  * of the same data on every render.
  */

@@ -7,7 +7,7 @@ import { TopTraders } from "@/components/markets/top-traders";
 import { Comments } from "@/components/markets/comments";
 import { MarketHeader } from "./market-header";
 import { ResolutionPanel } from "./resolution-panel";
-import type { DayAgoPrices } from "@/lib/ui/moves";
+import type { DayAgoPrices } from "@/lib/markets/moves";
 
 export function MarketBody({
   market,

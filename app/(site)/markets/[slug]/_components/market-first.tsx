@@ -4,9 +4,9 @@
 // of the whole rendered tree beside them (half the page's bytes and most of its render time before);
 // the browser hydrates the same markup from the same data and then swaps in the live view.
 import type { Candle, MarketDetail, OrderBook, PricePoint } from "@/lib/markets/schemas";
-import type { HeldTape } from "@/lib/realtime/tape-follow";
+import type { HeldTape } from "@/lib/markets/tape-follow";
 import { chartModesOf, marketHref, type MarketViewParams, type parseMarketView } from "@/lib/ui/market-view";
-import type { DayAgoPrices } from "@/lib/ui/moves";
+import type { DayAgoPrices } from "@/lib/markets/moves";
 import { ActivityPanelView } from "@/components/markets/activity-panel-view";
 import { CandleChartFrame } from "@/components/markets/candle-chart-frame";
 import { ChartModeToggle } from "@/components/markets/chart-mode-toggle";

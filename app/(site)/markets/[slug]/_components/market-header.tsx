@@ -5,7 +5,7 @@ import { titleCase } from "@/lib/ui/title-case";
 import { FeaturedMark, MirroredMark, StatusBadge, VerifiedMark } from "@/components/markets/market-status";
 import { MarketImage } from "@/components/markets/market-image";
 import { MoveBadge } from "@/components/markets/move-badge";
-import { moveOf, type DayAgoPrices } from "@/lib/ui/moves";
+import { moveOf, type DayAgoPrices } from "@/lib/markets/moves";
 
 function Stat({ label, value, testId }: { label: string; value: React.ReactNode; testId: string }) {
   return (

@@ -4,7 +4,7 @@
 import { HydrationBoundary, type DehydratedState } from "@tanstack/react-query";
 import { Providers } from "@/app/providers";
 import { MarketView } from "./market-view";
-import type { DayAgoPrices } from "@/lib/ui/moves";
+import type { DayAgoPrices } from "@/lib/markets/moves";
 
 export function MarketLive({
   slug,

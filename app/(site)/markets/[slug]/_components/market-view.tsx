@@ -11,7 +11,7 @@ import { ChartPanel } from "@/components/markets/chart-panel";
 import { ActivityPanel } from "@/components/markets/activity-panel";
 import { MarketBody } from "./market-body";
 import { LiveStatus } from "./live-status";
-import type { DayAgoPrices } from "@/lib/ui/moves";
+import type { DayAgoPrices } from "@/lib/markets/moves";
 
 export function MarketView({ slug, nowS, dayAgo, actions }: { slug: string; nowS: number; dayAgo?: DayAgoPrices; actions?: React.ReactNode }) {
   const detail = useQuery(marketDetailOptions(slug));

@@ -9,7 +9,7 @@ import { useMemo } from "react";
 import { type CardMarket, When } from "@/components/markets/market-card";
 import { MarketImage } from "@/components/markets/market-image";
 import { formatPercent, formatUsdCompact } from "@/lib/ui/format";
-import { leadingOutcome } from "@/lib/ui/moves";
+import { leadingOutcome } from "@/lib/markets/moves";
 
 /** The chance a row shows: Yes of a binary market, else the leading outcome; none once it is settled. */
 function chanceOf(m: CardMarket) {

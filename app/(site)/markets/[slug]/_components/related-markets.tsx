@@ -1,9 +1,9 @@
 // Related markets under the market page: up to six of the same category sharing its sub-category or a tag,
-// active first, by volume (lib/markets/queries.ts, listRelatedGroup), from memory once any market of the
+// active first, by volume (lib/markets/sql/follow.ts, listRelatedGroup), from memory once any market of the
 // same category, sub-category and tags was shown; the rows are drawn from their items (related-list.tsx).
 import { cardMarket, cardsChangeAt } from "@/components/markets/market-card";
 import { recordClock } from "@/lib/cache/render-record";
-import { listRelatedMarkets } from "@/lib/markets/cache";
+import { listRelatedMarkets } from "@/lib/markets/reads/follow";
 import type { MarketDetail } from "@/lib/markets/schemas";
 import { RelatedList } from "./related-list";
 

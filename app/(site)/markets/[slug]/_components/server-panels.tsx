@@ -4,11 +4,13 @@
 // tape's first page). A read that fails leaves that panel to the live view, which fetches it with its
 // error state and Retry.
 import type { QueryClient } from "@tanstack/react-query";
-import { getCandles, getPriceHistory, getTrades, priceHistoryReader } from "@/lib/markets/cache";
+import { getCandles } from "@/lib/markets/reads/candles";
+import { getPriceHistory, priceHistoryReader } from "@/lib/markets/reads/history";
+import { getTrades } from "@/lib/markets/reads/trades";
 import type { Candle, MarketDetail, Outcome, PricePoint, TradeTape } from "@/lib/markets/schemas";
 import { candlesOptions, outcomeHistoriesOptions } from "@/lib/query/chart-modes";
 import { priceHistoryOptions, TAPE_FIRST_PAGE, tapeOptions } from "@/lib/query/markets";
-import { heldTape } from "@/lib/realtime/tape-follow";
+import { heldTape } from "@/lib/markets/tape-follow";
 import { marketCandleRange, marketHistoryRange } from "@/lib/ui/chart-ranges";
 import type { parseMarketView } from "@/lib/ui/market-view";
 import type { FirstReads } from "./market-first";

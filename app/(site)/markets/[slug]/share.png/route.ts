@@ -1,9 +1,10 @@
 // GET /markets/{slug}/share.png?v={version} – the market's share image (1200×630). The page's tags name
-// the current version (lib/ui/share.ts), so a changed market gets a new URL and this one can be cached for good.
-import { drawOnce, marketShareImage, pngResponse } from "@/lib/share/share-image";
-import { getMarket, getPriceHistory } from "@/lib/markets/cache";
-import { leadingOutcome } from "@/lib/ui/moves";
-import { shareVersion } from "@/lib/ui/share";
+// the current version (lib/follow/share.ts), so a changed market gets a new URL and this one can be cached for good.
+import { drawOnce, marketShareImage, pngResponse } from "@/lib/follow/share-image";
+import { getPriceHistory } from "@/lib/markets/reads/history";
+import { getMarket } from "@/lib/markets/reads/market";
+import { leadingOutcome } from "@/lib/markets/moves";
+import { shareVersion } from "@/lib/follow/share";
 
 export async function GET(req: Request, { params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;

@@ -1,7 +1,7 @@
 // GET /v1/markets/{id}/candles – OHLCV candles of one outcome
 import { parseQuery, searchParamsOf } from "@/lib/api/query";
 import { preflight, route } from "@/lib/api/route";
-import { getCandles } from "@/lib/markets/cache";
+import { getCandles } from "@/lib/markets/reads/candles";
 import { camelCandles } from "@/lib/markets/camel";
 import { candlesQuery } from "@/lib/markets/schemas";
 

@@ -3,7 +3,7 @@ import { bookAnswer } from "@/lib/api/book";
 import { parseQuery, searchParamsOf } from "@/lib/api/query";
 import { preflight, route } from "@/lib/api/route";
 import { camelOrderBook } from "@/lib/markets/camel";
-import { getVersionedOrderBook } from "@/lib/markets/cache";
+import { getVersionedOrderBook } from "@/lib/markets/reads/books";
 import { orderBookQuery } from "@/lib/markets/schemas";
 
 export const GET = route({ cache: "book", camel: camelOrderBook }, async (req, { params }) => {

@@ -2,7 +2,7 @@
 import { preflight, route } from "@/lib/api/route";
 import { camelMarketDetail } from "@/lib/markets/camel";
 import { marketOrNotFound } from "@/lib/markets/errors";
-import { getMarket } from "@/lib/markets/cache";
+import { getMarket } from "@/lib/markets/reads/market";
 
 export const GET = route({ cache: "market", camel: camelMarketDetail }, async (_req, { params }) => {
   const { slug } = await params;

@@ -3,7 +3,7 @@ import { pastBookAnswer } from "@/lib/api/book";
 import { parseQuery, searchParamsOf } from "@/lib/api/query";
 import { preflight, route } from "@/lib/api/route";
 import { camelOrderBook } from "@/lib/markets/camel";
-import { getBookAt } from "@/lib/markets/cache";
+import { getBookAt } from "@/lib/markets/reads/book-log";
 import { orderBookAtQuery } from "@/lib/markets/schemas";
 
 export const GET = route({ cache: "book", camel: camelOrderBook }, async (req, { params }) => {

@@ -2,7 +2,7 @@
 import { parseQuery, searchParamsOf } from "@/lib/api/query";
 import { Answer, preflight, route } from "@/lib/api/route";
 import { camelBookChanges } from "@/lib/markets/camel";
-import { getBookChanges } from "@/lib/markets/cache";
+import { getBookChanges } from "@/lib/markets/reads/book-log";
 import { bookChangesQuery } from "@/lib/markets/schemas";
 
 export const GET = route({ cache: "book", camel: camelBookChanges }, async (req, { params }) => {

@@ -1,7 +1,7 @@
 // GET /v1/markets/slug/{slug}/candles – candles, market selected by slug
 import { parseQuery, searchParamsOf } from "@/lib/api/query";
 import { preflight, route } from "@/lib/api/route";
-import { getCandles } from "@/lib/markets/cache";
+import { getCandles } from "@/lib/markets/reads/candles";
 import { camelCandles } from "@/lib/markets/camel";
 import { candlesQuery } from "@/lib/markets/schemas";
 

@@ -2,7 +2,7 @@
 import { parseQuery, searchParamsOf } from "@/lib/api/query";
 import { preflight, route } from "@/lib/api/route";
 import { camelPriceHistory } from "@/lib/markets/camel";
-import { getPriceHistory } from "@/lib/markets/cache";
+import { getPriceHistory } from "@/lib/markets/reads/history";
 import { priceHistoryQuery } from "@/lib/markets/schemas";
 
 export const GET = route({ cache: "history", camel: camelPriceHistory }, async (req, { params }) => {

@@ -2,7 +2,7 @@
 import { parseQuery, searchParamsOf } from "@/lib/api/query";
 import { preflight, route } from "@/lib/api/route";
 import { camelTradeTape } from "@/lib/markets/camel";
-import { getTrades } from "@/lib/markets/cache";
+import { getTrades } from "@/lib/markets/reads/trades";
 import { tradesQuery } from "@/lib/markets/schemas";
 
 export const GET = route({ cache: "trades", camel: camelTradeTape }, async (req, { params }) => {

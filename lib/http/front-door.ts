@@ -1,4 +1,4 @@
-// What server.ts's http handler does before Next sees a request: the guard (lib/server/http-guard.ts)
+// What server.ts's http handler does before Next sees a request: the guard (lib/http/http-guard.ts)
 // and, on /v1, the per-client rate limit with its headers on every answer.
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";

@@ -1,7 +1,7 @@
 // Token buckets, the one implementation: a bucket holds up to `burst` tokens, refills continuously at
 // `ratePerS` tokens a second, and a request takes `n` of them (a batch is charged by its size). The
 // clock (seconds) is passed in, so the arithmetic is pure and testable without timers. Used by the /v1
-// rate limit (one bucket per client, lib/server/rate-limit.ts) and the socket joins (lib/realtime/server.ts).
+// rate limit (one bucket per client, lib/http/rate-limit.ts) and the socket joins (lib/realtime/server.ts).
 
 export interface BucketLimits {
   /** Tokens a bucket holds at most: what may be taken at once after being idle. */

@@ -1,4 +1,4 @@
-// The /v1 rate limit: one token bucket per client (lib/server/token-bucket.ts) in this process's memory,
+// The /v1 rate limit: one token bucket per client (lib/http/token-bucket.ts) in this process's memory,
 // every request takes one; who the client is (TRUST_PROXY, X-Forwarded-For) and the RateLimit headers.
 import "server-only";
 import { BlockList, isIP } from "node:net";

@@ -1,6 +1,6 @@
 // "What moved": the leading outcome's change over the last 24 hours (docs/api.md, "24-hour change").
 // The database gives, per outcome, the price of its last trade at or before now − 24 h
-// (lib/markets/queries.ts, getDayAgoPrices); the rest is here, pure, so the card, the market header and
+// (lib/markets/sql/follow.ts, getDayAgoPrices); the rest is here, pure, so the card, the market header and
 // its live view compute it alike.
 import type { Outcome } from "@/lib/markets/schemas";
 

@@ -2,7 +2,7 @@
 // own scripts, set by server.ts on the request and the response before Next renders. Next reads the nonce
 // from the request's Content-Security-Policy header (next/dist/server/app-render/get-script-nonce-from-header).
 //
-// This was Next's proxy (proxy.ts, formerly middleware) until #23. Next runs a proxy for every matching
+// Not a Next proxy (proxy.ts, formerly middleware): Next runs a proxy for every matching
 // request through its own adapter (a NextRequest and its URL, a Headers copy, a NextResponse, the merge
 // back into the request): about 1.2 ms of CPU a request, as much as a fifth of a new market page's render
 // (README, "Performance"). Here it is a few assignments.

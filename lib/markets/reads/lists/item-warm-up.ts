@@ -1,5 +1,5 @@
 // The list items of the most traded ACTIVE markets loaded before the port opens (server.ts). A list page
-// of any key is a slice of an order kept in memory plus the items it shows (lib/markets/cache.ts); after a
+// of any key is a slice of an order kept in memory plus the items it shows (lib/markets/reads/lists/); after a
 // start or a deploy every item is a miss, and a crawler's first pass over thousands of keys would load
 // them one page at a time: the `wide` mix's first round ran at two thirds of the later ones' speed, with
 // the worst p99 of a run (README, "Performance at 100,000 markets"). They go in as a page's would (the
@@ -13,7 +13,8 @@ import "server-only";
 import type { Sql } from "postgres";
 import { withDatabase } from "@/lib/db/breaker";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { marketCache, warmListItems } from "./cache";
+import { marketCache } from "../cache";
+import { warmListItems } from "./items";
 
 export interface ItemWarmUpResult {
   /** Items loaded (later ones may have pushed out earlier ones: the size of an item is estimated). */
@@ -36,7 +37,7 @@ export interface ItemWarmUpOptions {
   deadlineMs: number;
 }
 
-/** Markets per step: one statement (lib/markets/cache.ts loads at most 500 items in one). */
+/** Markets per step: one statement (lib/markets/reads/lists/items.ts loads at most 500 items in one). */
 const STEP = 500;
 
 /** Reads asked again in all, after a pause each, when the database did not answer (a timeout, an outage). */

@@ -1,7 +1,7 @@
 // The Activity panel's tape as the browser holds it, and the client rule of `trades` signals (docs/api.md
 // "Push channels"): append a signal's trades when its `after` is the position the tape is complete up to,
 // otherwise catch up with GET …/trades?after=<that position> until `next_cursor` is null. Pure; the hook
-// (use-trades-channel.ts) does the reads.
+// (lib/realtime/use-trades-channel.ts) does the reads.
 import type { Trade, TradeTape } from "@/lib/markets/schemas";
 
 export interface HeldTape {

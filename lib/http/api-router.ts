@@ -15,7 +15,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { apiErrorAnswer } from "@/lib/api/headers";
 import { type Body, representationOf, writesRepresentation } from "@/lib/api/route";
-import { acceptsGzip } from "./page-cache";
+import { acceptsGzip } from "@/lib/pages/page-cache";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }) => Response | Promise<Response>;
 type RouteModule = Partial<Record<"GET" | "HEAD" | "OPTIONS", Handler>>;

@@ -1,4 +1,4 @@
-// The security headers of pages and /docs (lib/server/document-security.ts sets them per request): a
+// The security headers of pages and /docs (lib/pages/document-security.ts sets them per request): a
 // nonce-based Content-Security-Policy that Next applies to its own scripts, and the usual hardening headers.
 import { randomBytes } from "node:crypto";
 

@@ -14,8 +14,8 @@ import { LRUCache } from "lru-cache";
 import { getBotType } from "next/dist/shared/lib/router/utils/is-bot";
 import { newRenderRecord, recordingRender, type RenderRecord } from "@/lib/cache/render-record";
 import type { CacheResult, Loaded } from "@/lib/cache/response-cache";
-import { marketCache } from "@/lib/markets/cache";
-import { WATCHLIST_COOKIE } from "@/lib/ui/watchlist";
+import { marketCache } from "@/lib/markets/reads/cache";
+import { WATCHLIST_COOKIE } from "@/lib/follow/watchlist";
 import { isHtmlDocumentRequest } from "./document-status";
 import { fillGzip, type GzipTemplate, gzipTemplate } from "./gzip-template";
 

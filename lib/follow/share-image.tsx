@@ -3,9 +3,9 @@
 import "server-only";
 import { ImageResponse } from "next/og";
 import type { MarketDetail, PricePoint } from "@/lib/markets/schemas";
-import { leadingOutcome } from "@/lib/ui/moves";
+import { leadingOutcome } from "@/lib/markets/moves";
 import { areaPaths } from "@/lib/ui/price-area";
-import { SHARE_IMAGE, SITE_NAME } from "@/lib/ui/share";
+import { SHARE_IMAGE, SITE_NAME } from "@/lib/follow/share";
 import { titleCase } from "@/lib/ui/title-case";
 
 const INK = "#18181b";
