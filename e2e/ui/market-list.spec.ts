@@ -135,7 +135,8 @@ test.describe("market list", () => {
       await page.clock.runFor(SEARCH_DEBOUNCE_MS + 100); // the debounce's moment passes while the page is on its way
       await page.clock.resume();
       release();
-      await expect(page).toHaveURL(href);
+      // The page lands once its scripts ran: the API reference's are megabytes, seconds on a busy machine.
+      await expect(page).toHaveURL(href, { timeout: 30_000 });
       await expect(page.getByRole("heading", { level: 1, name: h1, exact: true })).toBeAttached();
       // Twice the debounce more, in the page's time at once: a timer still pending fires now; then every
       // request for the list so far is answered, so a navigation it started would have landed.
