@@ -27,6 +27,7 @@ import { frontDoor } from "./lib/http/front-door";
 import { secureDocument } from "./lib/pages/document-security";
 import { isHtmlDocumentRequest, renderingDocument } from "./lib/pages/document-status";
 import { pageCache } from "./lib/pages/page-cache";
+import { staticBrotli } from "./lib/http/static-brotli";
 import { warmUp, warmUpPaths } from "./lib/pages/warm-up";
 import { warmUpListItems } from "./lib/markets/reads/lists/item-warm-up";
 import { rateLimitConfig, trustedProxies } from "./lib/http/rate-limit";
@@ -144,6 +145,10 @@ async function main() {
     return renderingDocument(res, () => handle(req, res));
   };
 
+  // The build's scripts and styles in Brotli (lib/http/static-brotli.ts), made while the rest starts; ready before listening.
+  let statics: (req: http.IncomingMessage, res: http.ServerResponse) => boolean = () => false;
+  const staticsReady = dev ? Promise.resolve() : staticBrotli(distDir).then((handler) => void (statics = handler));
+
   // Malformed URLs, unknown methods and /v1 paths that are not the API's answer here; /v1 is rate limited.
   const guard = frontDoor({ rateLimit, trustProxy });
   // The list and market pages from memory while nothing they show changed (lib/pages/page-cache.ts).
@@ -156,6 +161,7 @@ async function main() {
     if (LOG_REQUESTS) logRequest(req, res);
     if (guard(req, res)) return;
     if (api(req, res)) return;
+    if (statics(req, res)) return;
     if (answerUnavailablePage(req, res)) return;
     if (pages?.(req, res)) return;
     void render(req, res);
@@ -208,6 +214,7 @@ async function main() {
     if (paths.length) log(`warmed up: ${paths.length} pages, ${r.rendered} renders in ${r.ms} ms (${r.failed} failed, ${r.skipped} left at the deadline)`);
   }
 
+  await staticsReady;
   await listen(server, port, hostname);
   started.push({
     what: "the http server",

@@ -8,9 +8,10 @@ import type { ISeriesApi, MouseEventParams, UTCTimestamp } from "lightweight-cha
 import type { Candle } from "@/lib/markets/schemas";
 import { candlesOptions } from "@/lib/query/chart-modes";
 import { CANDLE_MARGINS, VOLUME_SHARE } from "@/lib/ui/candle-area";
-import { marketCandleRange, nowMinute } from "@/lib/ui/chart-ranges";
+import { marketCandleRange } from "@/lib/ui/chart-ranges";
 import { formatCents } from "@/lib/ui/format";
 import { CandleChartFrame } from "./candle-chart-frame";
+import { liveFrameState, useRangeEnd } from "./live-chart";
 import { type ChartCommonProps, type ChartMode, timeLabel, timeTicks, useCanvasChart } from "./use-canvas-chart";
 
 type Series = { candles: ISeriesApi<"Candlestick">; volume: ISeriesApi<"Histogram">; colors: { up: string; down: string } };
@@ -57,20 +58,10 @@ const candleMode = (onHover: (c: Candle | null) => void, latest: () => Candle[])
   },
 });
 
-export function CandleChart({
-  slug,
-  outcomeId,
-  outcomeName,
-  tradingStartsAt,
-  range,
-  onRangeChange,
-  notTradingYet,
-  initialNowS,
-  rangeHref,
-  modes,
-}: ChartCommonProps & { outcomeId: string; outcomeName: string }) {
-  const [nowS, setNowS] = useState(() => initialNowS ?? nowMinute());
-  const query = useQuery({ ...candlesOptions(slug, outcomeId, marketCandleRange(range, tradingStartsAt, nowS)), enabled: !notTradingYet });
+export function CandleChart(props: ChartCommonProps & { outcomeId: string; outcomeName: string }) {
+  const { slug, outcomeId, outcomeName, tradingStartsAt, range, notTradingYet } = props;
+  const end = useRangeEnd(props);
+  const query = useQuery({ ...candlesOptions(slug, outcomeId, marketCandleRange(range, tradingStartsAt, end.nowS)), enabled: !notTradingYet });
   const candles = query.data ?? [];
   const [hover, setHover] = useState<Candle | null>(null);
   const latest = useRef(candles);
@@ -86,21 +77,7 @@ export function CandleChart({
       hover={hover}
       shownTime={shown ? timeLabel.format(new Date(shown.start * 1000)) : undefined}
       timeTicks={timeTicks(candles.map((c) => c.start))}
-      range={range}
-      pending={query.isPending}
-      stale={query.isPlaceholderData}
-      notTradingYet={notTradingYet}
-      empty={query.isSuccess && !query.isPlaceholderData && candles.length === 0}
-      error={query.isError && !query.data ? { onRetry: () => void query.refetch() } : null}
-      rangeHref={rangeHref}
-      onRangeChange={(r) => {
-        setNowS(nowMinute());
-        onRangeChange(r);
-      }}
-      modes={modes}
-      canvas={<div ref={canvas.box} className="absolute inset-0" data-testid="candle-chart-canvas" />}
-      canvasReady={canvas.ready}
-      boxProps={canvas.boxProps}
+      {...liveFrameState(props, end.onRangeChange, query, (cs) => cs.length === 0, canvas, "candle-chart-canvas")}
     />
   );
 }

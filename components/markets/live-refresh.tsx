@@ -1,6 +1,8 @@
 "use client";
 // Keeps a server-rendered page live (the watchlist, the embed card): joins each market's price channel
 // (trades and probabilities) and re-renders the page on the server when one signals, at most once a second.
+// Once every channel is joined (no signal can be missed from then on) it marks the document
+// html[data-live-joined], which browser tests wait for before they write.
 import { useEffect } from "react";
 import { useRouter } from "next/navigation";
 import { channelName } from "@/lib/realtime/channels";
@@ -24,10 +26,22 @@ export function LiveRefresh({ slugs }: { slugs: string[] }) {
         Math.max(0, 1000 - (Date.now() - last)),
       );
     };
-    const offs = key.split(",").map((slug) => subscribeChannel(channelName(slug, "price"), { onSignal: refresh, onResync: refresh }));
+    const channels = key.split(",").map((slug) => channelName(slug, "price"));
+    const joined = new Set<string>();
+    const offs = channels.map((channel) =>
+      subscribeChannel(channel, {
+        onSignal: refresh,
+        onResync: refresh,
+        onJoined: () => {
+          joined.add(channel);
+          if (joined.size === new Set(channels).size) document.documentElement.dataset.liveJoined = "true";
+        },
+      }),
+    );
     return () => {
       clearTimeout(timer);
       for (const off of offs) off();
+      delete document.documentElement.dataset.liveJoined;
     };
   }, [key, router]);
   return null;

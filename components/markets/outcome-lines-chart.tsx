@@ -7,9 +7,10 @@ import { useQuery } from "@tanstack/react-query";
 import type { ISeriesApi, UTCTimestamp } from "lightweight-charts";
 import type { PricePoint } from "@/lib/markets/schemas";
 import { outcomeHistoriesOptions } from "@/lib/query/chart-modes";
-import { marketHistoryRange, nowMinute } from "@/lib/ui/chart-ranges";
+import { marketHistoryRange } from "@/lib/ui/chart-ranges";
 import { formatCents } from "@/lib/ui/format";
 import { outcomeColor } from "@/lib/ui/outcome-color";
+import { liveFrameState, useRangeEnd } from "./live-chart";
 import { type LineOutcome, OutcomeLinesFrame } from "./outcome-lines-frame";
 import { type ChartCommonProps, type ChartMode, timeTicks, useCanvasChart } from "./use-canvas-chart";
 
@@ -40,21 +41,12 @@ const linesMode = (outcomes: LineOutcome[]): ChartMode<Map<string, ISeriesApi<"L
   },
 });
 
-export function OutcomeLinesChart({
-  slug,
-  outcomes,
-  tradingStartsAt,
-  range,
-  onRangeChange,
-  notTradingYet,
-  initialNowS,
-  rangeHref,
-  modes,
-}: ChartCommonProps & { outcomes: LineOutcome[] }) {
-  const [nowS, setNowS] = useState(() => initialNowS ?? nowMinute());
+export function OutcomeLinesChart(props: ChartCommonProps & { outcomes: LineOutcome[] }) {
+  const { slug, outcomes, tradingStartsAt, range, notTradingYet } = props;
+  const end = useRangeEnd(props);
   const sorted = useMemo(() => [...outcomes].sort((a, b) => a.index - b.index), [outcomes]);
   const ids = useMemo(() => sorted.map((o) => o.id), [sorted]);
-  const query = useQuery({ ...outcomeHistoriesOptions(slug, ids, marketHistoryRange(range, tradingStartsAt, nowS)), enabled: !notTradingYet });
+  const query = useQuery({ ...outcomeHistoriesOptions(slug, ids, marketHistoryRange(range, tradingStartsAt, end.nowS)), enabled: !notTradingYet });
   const [hidden, setHidden] = useState<string[]>([]);
   const data = useMemo(() => ({ lines: query.data ?? {}, hidden }), [query.data, hidden]);
   const [mode] = useState(() => linesMode(sorted));
@@ -72,21 +64,7 @@ export function OutcomeLinesChart({
       hidden={hidden}
       onToggle={(id) => setHidden((h) => (h.includes(id) ? h.filter((x) => x !== id) : [...h, id]))}
       timeTicks={timeTicks(times)}
-      range={range}
-      pending={query.isPending}
-      stale={query.isPlaceholderData}
-      notTradingYet={notTradingYet}
-      empty={query.isSuccess && !query.isPlaceholderData && Object.values(data.lines).every((ps) => ps.length === 0)}
-      error={query.isError && !query.data ? { onRetry: () => void query.refetch() } : null}
-      rangeHref={rangeHref}
-      onRangeChange={(r) => {
-        setNowS(nowMinute());
-        onRangeChange(r);
-      }}
-      modes={modes}
-      canvas={<div ref={canvas.box} className="absolute inset-0" data-testid="outcomes-chart-canvas" />}
-      canvasReady={canvas.ready}
-      boxProps={canvas.boxProps}
+      {...liveFrameState(props, end.onRangeChange, query, (lines) => Object.values(lines).every((ps) => ps.length === 0), canvas, "outcomes-chart-canvas")}
     />
   );
 }

@@ -6,9 +6,10 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import type { ISeriesApi, MouseEventParams, UTCTimestamp } from "lightweight-charts";
 import { priceHistoryOptions } from "@/lib/query/markets";
-import { marketHistoryRange, nowMinute } from "@/lib/ui/chart-ranges";
+import { marketHistoryRange } from "@/lib/ui/chart-ranges";
 import { formatCents } from "@/lib/ui/format";
 import type { PricePoint } from "@/lib/markets/schemas";
+import { liveFrameState, useRangeEnd } from "./live-chart";
 import { PriceChartFrame } from "./price-chart-frame";
 import { type ChartCommonProps, type ChartMode, timeLabel, timeTicks, useCanvasChart } from "./use-canvas-chart";
 
@@ -42,20 +43,10 @@ const areaMode = (onHover: (h: Hover) => void): ChartMode<ISeriesApi<"Area">, Pr
   },
 });
 
-export function PriceChart({
-  slug,
-  outcomeId,
-  outcomeName,
-  tradingStartsAt,
-  range,
-  onRangeChange,
-  notTradingYet,
-  initialNowS,
-  rangeHref,
-  modes,
-}: ChartCommonProps & { outcomeId: string; outcomeName: string }) {
-  const [nowS, setNowS] = useState(() => initialNowS ?? nowMinute());
-  const history = useQuery({ ...priceHistoryOptions(slug, outcomeId, marketHistoryRange(range, tradingStartsAt, nowS)), enabled: !notTradingYet });
+export function PriceChart(props: ChartCommonProps & { outcomeId: string; outcomeName: string }) {
+  const { slug, outcomeId, outcomeName, tradingStartsAt, range, notTradingYet } = props;
+  const end = useRangeEnd(props);
+  const history = useQuery({ ...priceHistoryOptions(slug, outcomeId, marketHistoryRange(range, tradingStartsAt, end.nowS)), enabled: !notTradingYet });
   const points = history.data ?? [];
 
   const [hover, setHover] = useState<Hover>(null);
@@ -66,25 +57,11 @@ export function PriceChart({
   return (
     <PriceChartFrame
       outcomeName={outcomeName}
-      range={range}
       points={points}
       hover={hover}
       shownTime={shown ? timeLabel.format(new Date(shown.t * 1000)) : undefined}
       timeTicks={timeTicks(points.map((pt) => pt.t))}
-      pending={history.isPending}
-      stale={history.isPlaceholderData}
-      notTradingYet={notTradingYet}
-      empty={history.isSuccess && !history.isPlaceholderData && points.length === 0}
-      error={history.isError && !history.data ? { onRetry: () => void history.refetch() } : null}
-      rangeHref={rangeHref}
-      onRangeChange={(r) => {
-        setNowS(nowMinute());
-        onRangeChange(r);
-      }}
-      canvas={<div ref={canvas.box} className="absolute inset-0" data-testid="price-chart-canvas" />}
-      canvasReady={canvas.ready}
-      boxProps={canvas.boxProps}
-      modes={modes}
+      {...liveFrameState(props, end.onRangeChange, history, (ps) => ps.length === 0, canvas, "price-chart-canvas")}
     />
   );
 }

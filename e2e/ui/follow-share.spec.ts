@@ -112,7 +112,7 @@ test.describe("watchlist", () => {
     await page.goto("/watchlist");
     const card = page.getByTestId("market-card");
     await expect(card.getByTestId("chances")).toContainText("Yes 40%");
-    await page.waitForTimeout(500); // the socket joins after hydration
+    await page.locator("html[data-live-joined]").waitFor({ state: "attached" }); // the card's channel is joined: no signal is missed
     await sql.begin(async (tx) => {
       await addTrades(tx, m, [{ price: "0.720", outcome: m.yes }]);
       await tx`UPDATE outcomes SET probability = 72, updated_at = now() WHERE id = ${m.yes}`;
@@ -265,8 +265,8 @@ test("embed – another origin may frame the embed card, which updates live; eve
       const frame = await (await page.locator(`#${id}`).elementHandle())!.contentFrame();
       await expect.poll(() => frame?.url(), { message: id }).toMatch(/^chrome-error:/);
     }
-    // Live: a trade and the new probabilities reach the framed card.
-    await page.waitForTimeout(500);
+    // Live: a trade and the new probabilities reach the framed card (once its channel is joined).
+    await embed.locator("html[data-live-joined]").waitFor({ state: "attached" });
     await sql.begin(async (tx) => {
       await addTrades(tx, m, [{ price: "0.800", outcome: m.yes }]);
       await tx`UPDATE outcomes SET probability = 80, updated_at = now() WHERE id = ${m.yes}`;

@@ -10,28 +10,45 @@ import type { Page } from "@playwright/test";
 import { addTrades, makeFullMarket, makeMarket } from "../support/markets";
 import { expect, test } from "./helpers";
 
+/**
+ * Records the page's layout shifts from its first paint; the returned reader waits for the layout to have
+ * settled (web fonts loaded, every animation that ends has ended, one more frame rendered), then takes the
+ * shifts the observer holds but has not delivered yet, and answers all of them.
+ */
 async function watchShifts(page: Page) {
   await page.addInitScript(() => {
-    const w = window as unknown as { __shifts: string[] };
+    type Source = { node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly };
+    const w = window as unknown as { __shifts: string[]; __shiftObserver: PerformanceObserver };
     w.__shifts = [];
-    new PerformanceObserver((list) => {
-      type Source = { node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly };
-      // What moved, findable in the page: the node, the nearest labelled or test-id'd ancestor, and both boxes.
-      const describe = (s: Source) => {
-        const el = s.node instanceof Element ? s.node : s.node?.parentElement;
-        const named = el?.closest("[data-testid],[aria-label],[id],h1,h2,h3,button,a");
-        const name = named
-          ? `${named.tagName}${named.id ? `#${named.id}` : ""}[${named.getAttribute("data-testid") ?? named.getAttribute("aria-label") ?? named.textContent?.slice(0, 30)}]`
-          : "";
-        const box = (r: DOMRectReadOnly) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`;
-        return `${s.node?.nodeName ?? "?"} in ${name} ${box(s.previousRect)} → ${box(s.currentRect)}`;
-      };
-      for (const e of list.getEntries() as (PerformanceEntry & { value: number; sources?: Source[] })[]) {
+    // What moved, findable in the page: the node, the nearest labelled or test-id'd ancestor, and both boxes.
+    const describe = (s: Source) => {
+      const el = s.node instanceof Element ? s.node : s.node?.parentElement;
+      const named = el?.closest("[data-testid],[aria-label],[id],h1,h2,h3,button,a");
+      const name = named
+        ? `${named.tagName}${named.id ? `#${named.id}` : ""}[${named.getAttribute("data-testid") ?? named.getAttribute("aria-label") ?? named.textContent?.slice(0, 30)}]`
+        : "";
+      const box = (r: DOMRectReadOnly) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`;
+      return `${s.node?.nodeName ?? "?"} in ${name} ${box(s.previousRect)} → ${box(s.currentRect)}`;
+    };
+    const record = (entries: PerformanceEntryList) => {
+      for (const e of entries as (PerformanceEntry & { value: number; sources?: Source[] })[]) {
         w.__shifts.push(`${e.value.toExponential(2)} at ${Math.round(e.startTime)} ms: ${(e.sources ?? []).map(describe).join(" | ")}`);
       }
-    }).observe({ type: "layout-shift", buffered: true });
+    };
+    w.__shiftObserver = new PerformanceObserver((list) => record(list.getEntries()));
+    w.__shiftObserver.observe({ type: "layout-shift", buffered: true });
+    // The reader's own wait: what the layout still waits for, then the entries not yet delivered.
+    (window as unknown as { __settledShifts: () => Promise<string[]> }).__settledShifts = async () => {
+      await document.fonts.ready;
+      const ending = document.getAnimations().filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Number.POSITIVE_INFINITY));
+      await Promise.all(ending.map((a) => a.finished.catch(() => {})));
+      // The frame after the next: the one in which the last change was laid out has been rendered.
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      record(w.__shiftObserver.takeRecords());
+      return w.__shifts;
+    };
   });
-  return () => page.evaluate(() => (window as unknown as { __shifts: string[] }).__shifts);
+  return () => page.evaluate(() => (window as unknown as { __settledShifts: () => Promise<string[]> }).__settledShifts());
 }
 
 test("market page – the first response holds the whole market: no streamed fallback before it", async ({ request, sql }) => {
@@ -65,7 +82,6 @@ test("market page – nothing moves while it loads, hydrates, swaps in the live 
   await expect(page.getByTestId("chart-time")).not.toHaveText(latest);
   await page.mouse.move(box.x + box.width / 2, box.y - 40);
   await expect(page.getByTestId("chart-time")).toHaveText(latest);
-  await page.waitForTimeout(500);
   expect(await shifts()).toEqual([]);
 });
 
@@ -81,7 +97,6 @@ test("market page – trades arriving in the Activity panel move nothing, in it 
   await expect(rows).toHaveCount(4);
   await addTrades(sql, m, [{ price: "0.582" }, { price: "0.583", outcome: m.no }, { price: "0.584" }]);
   await expect(rows).toHaveCount(7);
-  await page.waitForTimeout(500);
   expect(await shifts()).toEqual([]);
 });
 
@@ -105,7 +120,6 @@ for (const chart of ["candles", "all"] as const) {
     await box.hover();
     await expect(box.locator("canvas").first()).toBeVisible({ timeout: 30_000 });
     await page.mouse.move(10, 10);
-    await page.waitForTimeout(500);
     expect(await shifts()).toEqual([]);
   });
 }
@@ -186,10 +200,10 @@ test("market list – HTML that arrives in pieces is first painted whole: nothin
     await page.goto(`${proxy.url}/`);
     await expect(page.getByTestId("market-card")).toHaveCount(20);
     await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
-    await page.waitForTimeout(500);
+    const shifted = await shifts(); // read once the layout has settled (fonts, animations, a frame rendered)
     const frames = await page.evaluate(() => (window as unknown as { __frames: string[] }).__frames);
     expect(frames).toEqual(["input true, cards 20"]);
-    expect(await shifts()).toEqual([]);
+    expect(shifted).toEqual([]);
   } finally {
     proxy.close();
   }

@@ -117,6 +117,17 @@ test.describe("market list", () => {
       );
       // From here on no timer fires unless the test says so: the click surely comes before the debounce.
       await page.clock.pauseAt(Date.now() + 1000);
+      // The search, had it fired, would ask for the list with q=will: the list's requests are noted, and each one's end.
+      const searches: string[] = [];
+      const open = new Set<Request>();
+      page.on("request", (r) => {
+        const url = new URL(r.url());
+        if (url.pathname !== "/") return;
+        open.add(r);
+        if (url.searchParams.get("q") === "will") searches.push(r.url());
+      });
+      page.on("requestfinished", (r) => open.delete(r));
+      page.on("requestfailed", (r) => open.delete(r));
       await page.getByLabel("Search markets").fill("will");
       const opening = page.waitForRequest((r) => new URL(r.url()).pathname === href && !!r.headers()["rsc"] && !r.headers()["next-router-prefetch"]);
       await link(page).click();
@@ -124,9 +135,14 @@ test.describe("market list", () => {
       await page.clock.runFor(SEARCH_DEBOUNCE_MS + 100); // the debounce's moment passes while the page is on its way
       await page.clock.resume();
       release();
-      await expect(page).toHaveURL(href);
+      // The page lands once its scripts ran: the API reference's are megabytes, seconds on a busy machine.
+      await expect(page).toHaveURL(href, { timeout: 30_000 });
       await expect(page.getByRole("heading", { level: 1, name: h1, exact: true })).toBeAttached();
-      await page.waitForTimeout(SEARCH_DEBOUNCE_MS * 2);
+      // Twice the debounce more, in the page's time at once: a timer still pending fires now; then every
+      // request for the list so far is answered, so a navigation it started would have landed.
+      await page.clock.runFor(SEARCH_DEBOUNCE_MS * 2);
+      await expect.poll(() => open.size).toBe(0);
+      expect(searches).toEqual([]);
       await expect(page).toHaveURL(href);
     });
   }

@@ -9,6 +9,7 @@ import type { Sql } from "../db/client";
 import { vacuumAnalyze } from "../db/vacuum";
 import {
   type MarketRow,
+  type OutcomeRow,
   type SeedContext,
   type SeedOptions,
   type TradeRow,
@@ -21,6 +22,7 @@ import {
   seedContext,
   volumeString,
 } from "./generate";
+import { MARKET_COLUMNS, OUTCOME_COLUMNS } from "../markets/rows";
 import { heavyTrades, heavyVolume, isHeavyTarget } from "./heavy";
 
 export const SEED_TABLES = ["users", "markets", "outcomes", "comments", "orders", "trades", "external_books"] as const;
@@ -69,111 +71,85 @@ const pgArray = (xs: string[]) => `{${xs.map((x) => `"${x.replace(/["\\]/g, "\\$
 const json = (x: unknown) => (x == null ? null : new Json(x));
 const bool = (b: boolean) => (b ? "t" : "f");
 
-const COLUMNS: Record<SeedTable, string[]> = {
+/** The markets table's columns beyond those the reads select (MARKET_COLUMNS). */
+const MARKET_SEED_COLUMNS = [...MARKET_COLUMNS, "external_market_id", "creator_id", "price_market", "predict_market", "total_liquidity"] as const;
+type MarketSeedColumn = (typeof MARKET_SEED_COLUMNS)[number];
+type OutcomeColumn = (typeof OUTCOME_COLUMNS)[number];
+
+const COLUMNS: Record<SeedTable, readonly string[]> = {
   users: ["id", "username", "profile_image_url", "created_at"],
-  markets: [
-    "id",
-    "slug",
-    "question",
-    "description",
-    "category",
-    "sub_category",
-    "type",
-    "status",
-    "trading_starts_at",
-    "trading_ends_at",
-    "resolution_date",
-    "winning_outcome_id",
-    "resolved_at",
-    "settled_at",
-    "resolved_by",
-    "resolution_source",
-    "resolution_note",
-    "platform_fee",
-    "spread",
-    "total_volume",
-    "image_url",
-    "video_url",
-    "video_poster_url",
-    "video_source_url",
-    "video_provider",
-    "video_status",
-    "external_source",
-    "external_market_id",
-    "tags",
-    "views",
-    "verified",
-    "featured",
-    "creator_id",
-    "price_market",
-    "predict_market",
-    "created_at",
-    "updated_at",
-    "comments_count",
-    "total_liquidity",
-  ],
-  outcomes: [
-    "id",
-    "market_id",
-    "name",
-    "side",
-    "index",
-    "probability",
-    "description",
-    "image_url",
-    "color",
-    "question_id",
-    "condition_id",
-    "position_id",
-    "payout_wei",
-    "created_at",
-    "updated_at",
-  ],
+  markets: MARKET_SEED_COLUMNS,
+  outcomes: OUTCOME_COLUMNS,
   comments: ["id", "market_id", "user_id", "content", "parent_id", "likes_count", "created_at", "updated_at"],
   orders: ["id", "market_id", "outcome_id", "user_id", "side", "type", "price", "shares", "filled_shares", "status", "created_at", "updated_at"],
   trades: ["id", "market_id", "outcome_id", "price", "shares", "maker_user_id", "taker_user_id", "executed_at"],
   external_books: ["outcome_id", "bids", "asks", "updated_at"],
 };
 
-const marketRow = (m: MarketRow): Row => [
-  m.id,
-  m.slug,
-  m.question,
-  m.description,
-  m.category,
-  m.sub_category,
-  m.type,
-  m.status,
-  m.trading_starts_at,
-  m.trading_ends_at,
-  m.resolution_date,
-  m.winning_outcome_id,
-  m.resolved_at,
-  m.settled_at,
-  m.resolved_by,
-  m.resolution_source,
-  m.resolution_note,
-  m.platform_fee,
-  String(m.spread),
-  m.total_volume,
-  m.image_url,
-  null,
-  null,
-  null,
-  null,
-  null,
-  m.external_source,
-  m.external_market_id,
-  m.tags,
-  String(m.views),
-  bool(m.verified),
-  bool(m.featured),
-  m.creator_id,
-  json(m.price_market),
-  json(m.predict_market),
-  m.created_at,
-  m.updated_at,
-];
+/** A row's values in the order of its table's column list; the record type makes every column named once. */
+const inOrder = <C extends string>(columns: readonly C[], values: Record<C, Value>): Row => columns.map((c) => values[c]);
+
+const marketRow = (m: MarketRow, comments: number, liquidity: number): Row =>
+  inOrder<MarketSeedColumn>(MARKET_SEED_COLUMNS, {
+    id: m.id,
+    slug: m.slug,
+    question: m.question,
+    description: m.description,
+    category: m.category,
+    sub_category: m.sub_category,
+    type: m.type,
+    status: m.status,
+    trading_starts_at: m.trading_starts_at,
+    trading_ends_at: m.trading_ends_at,
+    resolution_date: m.resolution_date,
+    winning_outcome_id: m.winning_outcome_id,
+    resolved_at: m.resolved_at,
+    settled_at: m.settled_at,
+    resolved_by: m.resolved_by,
+    resolution_source: m.resolution_source,
+    resolution_note: m.resolution_note,
+    platform_fee: m.platform_fee,
+    spread: String(m.spread),
+    total_volume: m.total_volume,
+    image_url: m.image_url,
+    video_url: null,
+    video_poster_url: null,
+    video_source_url: null,
+    video_provider: null,
+    video_status: null,
+    external_source: m.external_source,
+    external_market_id: m.external_market_id,
+    tags: m.tags,
+    views: String(m.views),
+    verified: bool(m.verified),
+    featured: bool(m.featured),
+    creator_id: m.creator_id,
+    price_market: json(m.price_market),
+    predict_market: json(m.predict_market),
+    created_at: m.created_at,
+    updated_at: m.updated_at,
+    comments_count: String(comments),
+    total_liquidity: volumeString(liquidity),
+  });
+
+const outcomeRow = (o: OutcomeRow): Row =>
+  inOrder<OutcomeColumn>(OUTCOME_COLUMNS, {
+    id: o.id,
+    market_id: o.market_id,
+    name: o.name,
+    side: o.side,
+    index: String(o.index),
+    probability: o.probability,
+    description: o.description,
+    image_url: o.image_url,
+    color: o.color,
+    question_id: o.question_id,
+    condition_id: o.condition_id,
+    position_id: o.position_id,
+    payout_wei: o.payout_wei,
+    created_at: o.created_at,
+    updated_at: o.updated_at,
+  });
 
 /**
  * Every row of a chunk of markets, each child generated once. The derived columns of the markets
@@ -183,24 +159,7 @@ const marketRow = (m: MarketRow): Row => [
 function chunkRows(ctx: SeedContext, markets: MarketRow[], heavy?: { market: MarketRow; volume: number }): Record<Exclude<SeedTable, "users">, Row[]> {
   const rows = { markets: [] as Row[], outcomes: [] as Row[], comments: [] as Row[], orders: [] as Row[], trades: [] as Row[], external_books: [] as Row[] };
   for (const m of markets) {
-    for (const o of m.outcomes)
-      rows.outcomes.push([
-        o.id,
-        o.market_id,
-        o.name,
-        o.side,
-        String(o.index),
-        o.probability,
-        o.description,
-        o.image_url,
-        o.color,
-        o.question_id,
-        o.condition_id,
-        o.position_id,
-        o.payout_wei,
-        o.created_at,
-        o.updated_at,
-      ]);
+    for (const o of m.outcomes) rows.outcomes.push(outcomeRow(o));
     let comments = 0;
     generateComments(ctx, m, (c) => {
       comments++;
@@ -221,7 +180,7 @@ function chunkRows(ctx: SeedContext, markets: MarketRow[], heavy?: { market: Mar
       generateTrades(ctx, m, (t) => rows.trades.push([t.id, t.market_id, t.outcome_id, t.price, t.shares, t.maker_user_id, t.taker_user_id, t.executed_at])) +
       (heavy?.market === m ? heavy.volume : 0);
     m.total_volume = volumeString(volume);
-    rows.markets.push([...marketRow(m), String(comments), volumeString(liquidity)]);
+    rows.markets.push(marketRow(m, comments, liquidity));
   }
   return rows;
 }
