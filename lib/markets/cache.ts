@@ -10,7 +10,7 @@ import { withDatabase } from "@/lib/db/breaker";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { batchLoads } from "@/lib/cache/batch-loads";
 import { packJson } from "@/lib/cache/json-shapes";
-import { jsonBytesOf } from "@/lib/cache/json-text";
+import type { Json } from "@/lib/cache/representation";
 import { recordCheck, recordResult, recordTags, recordUnfit } from "@/lib/cache/render-record";
 import { reportCacheResult } from "@/lib/cache/request-status";
 import { ResponseCache, type CacheResult, type CacheStatus, type Loaded } from "@/lib/cache/response-cache";
@@ -138,9 +138,10 @@ async function listFromIndex(query: MarketListQuery): Promise<MarketListResponse
   // pass over them, and a change of a text or a status, which may change the matches, is read like any other.
   recordCheck(() => sliceCheck(query, slice));
   const results = await listItems(slice.markets);
-  noteResult({ value: null, status, ageS: 0, expiresAt: Infinity });
+  const page = composePage(query, slice.total, results);
+  noteResult({ value: page.value, json: page, status, ageS: 0, expiresAt: Infinity });
   for (const result of results) noteResult(result);
-  return composePage(query, slice.total, results);
+  return page.value;
 }
 
 const sliceText = (slice: ListSlice) => `${slice.total} ${slice.markets.map((m) => m.id).join(" ")}`;
@@ -158,13 +159,13 @@ function sliceCheck(query: MarketListQuery, slice: ListSlice): () => Promise<boo
 
 /**
  * The pages put together lately, by the items they were made of: asked again with the same items (the
- * same Buffers, compared by identity) and total, the same object is handed out, so its body and ETag are
- * not made again (lib/api/route.ts keeps them per object). Validated on every read, so never staler than
+ * same Buffers, compared by identity) and total, the same Json is handed out, so its body and ETag are
+ * not made again (lib/cache/representation.ts). Validated on every read, so never staler than
  * its parts. A page is kept only once its key comes back: the long tail's keys, asked once, must not keep
  * their pages alive (each would survive into the old generation and cost the collector twice). A page kept
  * holds its JSON as UTF-8 bytes (lib/markets/list-page.ts), weighed in KEPT_PAGES_SHARE of the budget.
  */
-function composePage(query: MarketListQuery, total: number, results: CacheResult<Buffer | null>[]): MarketListResponse {
+function composePage(query: MarketListQuery, total: number, results: CacheResult<Buffer | null>[]): Json<MarketListResponse> {
   const composed = keptPages();
   const key = JSON.stringify(query);
   const parts = results.map((r) => r.value);
@@ -183,7 +184,7 @@ export const KEPT_PAGES_SHARE = 1 / 32;
 export interface KeptPage {
   parts: (Buffer | null)[];
   total: number;
-  page: MarketListResponse | null;
+  page: Json<MarketListResponse> | null;
 }
 
 /** The list pages kept, per process (lib/process-state.ts: its bytes are stated with the caches'). */
@@ -194,7 +195,7 @@ export function keptPages(): LRUCache<string, KeptPage> {
       max: 512,
       maxSize: Math.max(1, Math.floor((CACHE ? CACHE_MAX_MB * 1024 * 1024 : 0) * KEPT_PAGES_SHARE)),
       // Its key, record and parts (~400 bytes), and a kept page's bytes, made now (it is asked for them next).
-      sizeCalculation: (e) => 400 + e.parts.length * 8 + (e.page ? (jsonBytesOf(e.page)?.length ?? 0) : 0),
+      sizeCalculation: (e) => 400 + e.parts.length * 8 + (e.page ? e.page.text.length : 0),
     });
   });
 }
