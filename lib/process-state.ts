@@ -16,6 +16,7 @@ import type { ReadRouter } from "@/lib/db/replicas";
 import type { KeptPage } from "@/lib/markets/cache";
 import type { ListIndex } from "@/lib/markets/list-index";
 import type { RequestScope } from "@/lib/request-scope";
+import type { ClockListener } from "@/lib/ui/clock";
 
 export interface ProcessState {
   /** The validated environment (lib/config.ts): parsed once; server.ts sets the embedded cluster's URL into it before Next loads. */
@@ -42,11 +43,17 @@ export interface ProcessState {
    * Next's handler, the pages' reads fill it) and the response of an HTML document (a page sets its status).
    */
   requestScope: AsyncLocalStorage<RequestScope>;
+  /**
+   * Told of each clock reading a page shows (lib/ui/clock.ts): set by lib/cache/render-record.ts, read by
+   * the display helpers, which run in the browser too and so cannot import this module (they read the
+   * registry by its key).
+   */
+  clockReading: ClockListener;
 }
 
 type Key = keyof ProcessState;
 
-// One symbol for the whole registry: Symbol.for gives every bundle the same one.
+// One symbol for the whole registry: Symbol.for gives every bundle the same one (lib/ui/clock.ts spells it too).
 const STATE = Symbol.for("markets.process-state");
 const registry = ((globalThis as Record<symbol, unknown>)[STATE] ??= {}) as Partial<ProcessState>;
 

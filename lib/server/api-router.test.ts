@@ -140,7 +140,7 @@ describe("a /v1 answer through the route wrapper and the router", () => {
         { kind: "static", value: "v1" },
         { kind: "static", value: "m" },
       ],
-      module: { GET },
+      module: { GET } as Parameters<typeof apiRouter>[0][number]["module"],
     },
   ]);
   const server = http.createServer((req, res) => {
