@@ -128,7 +128,9 @@ export class Json<T = unknown> {
   memberOf(part: unknown): Json | undefined {
     const value = this.value;
     if (typeof part !== "object" || part === null || typeof value !== "object" || value === null) return undefined;
-    for (const [key, member] of Object.entries(value)) {
+    for (const key of Object.keys(value)) {
+      // Data properties only: an accessor (a list page's lazily parsed `markets`) is not run for this.
+      const member = Object.getOwnPropertyDescriptor(value, key)?.value;
       if (member !== part) continue;
       let json = this.#members.get(key);
       if (!json) {
