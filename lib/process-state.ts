@@ -21,10 +21,12 @@ import "server-only";
  * - requestScope: what our code keeps for the request in progress (lib/request-scope.ts): the cache status of a /v1 answer
  *   (the cache reports into it, the /v1 wrapper reads it), what a page render read (server.ts opens it around
  *   Next's handler, the pages' reads fill it) and the response of an HTML document (a page sets its status).
+ * - clockReading: told of each clock reading a page shows (lib/ui/clock.ts): set by lib/cache/render-record.ts, read by
+ *   the display helpers, which run in the browser too and so cannot import this module (they read the registry by its key).
  */
-export type SharedKey = "config" | "sql" | "reads" | "breaker" | "commitPosition" | "marketsCache" | "listIndex" | "listPages" | "jsonShapes" | "requestScope";
+export type SharedKey = "config" | "sql" | "reads" | "breaker" | "commitPosition" | "marketsCache" | "listIndex" | "listPages" | "jsonShapes" | "requestScope" | "clockReading";
 
-// One symbol for the whole registry: Symbol.for gives every bundle the same one.
+// One symbol for the whole registry: Symbol.for gives every bundle the same one (lib/ui/clock.ts spells it too).
 const STATE = Symbol.for("markets.process-state");
 const registry = ((globalThis as Record<symbol, unknown>)[STATE] ??= {}) as Partial<Record<SharedKey, unknown>>;
 

@@ -20,8 +20,8 @@ describe("request scope – one storage for what a request keeps", () => {
   });
 
   it("keeps concurrent requests apart", async () => {
-    const a = { ageS: 1 };
-    const b = { ageS: 2 };
+    const a = { ageS: 1, read: [] };
+    const b = { ageS: 2, read: [] };
     const seen = await Promise.all(
       [a, b].map((status) =>
         runInScope("cacheStatus", status, async () => {

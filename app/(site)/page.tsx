@@ -2,8 +2,7 @@
 // server; only the filters, the pending state and the periodic refresh run in the browser
 // (components/markets/list-navigation.tsx). Every change of view is a navigation to its URL.
 import type { Metadata } from "next";
-import { CardCell, cardsChangeAt, MarketCard } from "@/components/markets/market-card";
-import { recordClock } from "@/lib/cache/render-record";
+import { CardCell, MarketCard } from "@/components/markets/market-card";
 import { requestOrigin } from "@/lib/follow/origin";
 import { SHARE_IMAGE, SITE_NAME } from "@/lib/follow/share";
 import { MarketFilters } from "@/components/markets/market-filters";
@@ -57,7 +56,6 @@ export default async function MarketListPage({ searchParams }: { searchParams: P
     string[],
     Record<string, Move | null | undefined>,
   ];
-  if (data !== "unavailable") recordClock(cardsChangeAt(data.markets)); // for the page cache: the cards' time left
   const back = `/${viewToSearch(view)}`;
   const pages = data === "unavailable" ? 1 : Math.max(1, Math.ceil(data.total / PAGE_SIZE));
   const scope = [titleCase(view.status), view.category && titleCase(view.category), view.subCategory].filter(Boolean).join(" · ");

@@ -1,6 +1,6 @@
 // Comments threaded by parent_id: replies under their parent (oldest first), threads newest first.
 import type { Comment } from "@/lib/markets/schemas";
-import { formatDateTime, formatRelative, relativeChangesAt } from "@/lib/ui/format";
+import { formatDateTime, formatRelative } from "@/lib/ui/format";
 import { Avatar } from "./avatar";
 
 export function threadComments(comments: Comment[]) {
@@ -49,9 +49,6 @@ function CommentItem({ c, repliesOf }: { c: Comment; repliesOf: Map<string, Comm
     </li>
   );
 }
-
-/** When any comment's relative time ("3 hours ago") first reads differently. */
-export const commentsChangeAt = (comments: Comment[], now = Date.now()) => Math.min(Infinity, ...comments.map((c) => relativeChangesAt(c.created_at, now)));
 
 export function Comments({ comments }: { comments: Comment[] }) {
   const { roots, children } = threadComments(comments);

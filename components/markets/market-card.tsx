@@ -1,7 +1,7 @@
 // One market in the list: image, question, category, leading outcome or Yes/No chances, volume, time and marks.
 import Link from "next/link";
 import type { MarketListItem, Outcome } from "@/lib/markets/schemas";
-import { formatDate, formatPercent, formatTimeLeft, formatUsdCompact, timeLeftChangesAt } from "@/lib/ui/format";
+import { formatDate, formatPercent, formatTimeLeft, formatUsdCompact } from "@/lib/ui/format";
 import { titleCase } from "@/lib/ui/title-case";
 import { FeaturedMark, MirroredMark, StatusBadge, VerifiedMark } from "./market-status";
 import { Opening } from "./market-card-opening";
@@ -107,10 +107,6 @@ export function When({ market }: { market: CardMarket }) {
     </time>
   );
 }
-
-/** When any of these cards first reads differently by the clock alone (its time left; every card counted, to be safe). */
-export const cardsChangeAt = (markets: MarketListItem[], now = Date.now()) =>
-  Math.min(Infinity, ...markets.map((m) => timeLeftChangesAt(m.trading_ends_at, now)));
 
 /** The card's anchor: the star's form returns here (`back#…`), so a reader without JavaScript keeps their place. */
 export const cardAnchor = (slug: string) => `card-${slug}`;

@@ -157,6 +157,23 @@ test("page cache – after a trade on a market, its next page view is rendered a
   throw new Error("no attempt viewed the page while its cached render would still have held");
 });
 
+test("page cache – a cached list page is rendered again when a time it shows reads differently (a card's time left)", async ({ sql }) => {
+  // Its card reads "2m left" until two minutes before the end, then "1m left": the tick comes ~10 s after
+  // the market is made. No page calls for it; the time-left helper tells the page cache (lib/ui/clock.ts).
+  const token = `pcclock${Date.now().toString(36)}`;
+  const endsAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + 130_000);
+  await quietMarket(sql, "pc-clock", { question: `Will ${token} hold?`, endsAt });
+  const path = `/?q=${token}`;
+  const tick = endsAt.getTime() - 120_000;
+  const { hit } = await viewUntilHit(path);
+  expect(hit.sentAt, "a view from memory before the tick").toBeLessThan(tick);
+  expect(hit.html).toContain("2m left");
+  await new Promise((r) => setTimeout(r, Math.max(0, tick - Date.now()) + 250));
+  const after = await view(path);
+  expect(after.html, "the view after the tick shows the new time left").toContain("1m left");
+  expect(after.html).not.toContain("2m left");
+});
+
 /**
  * A list page at `path` showing market `m` ("Will {token} hold?") is served from memory; once the market's
  * question changes and the change is heard, the next view is rendered again and shows the new question.

@@ -2,6 +2,7 @@
 // nothing here restates a field, a limit or a default, so the document cannot drift from the code.
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from "zod-openapi";
+import { Json } from "@/lib/cache/representation";
 import { CACHE_POLICIES, type CachePolicy } from "./route";
 import {
   CANDLE_LIMIT,
@@ -377,4 +378,11 @@ let cached: ReturnType<typeof buildDocument> | undefined;
 /** Built once per process: the schemas do not change at run time. */
 export function openApiDocument() {
   return (cached ??= buildDocument());
+}
+
+let cachedJson: Json | undefined;
+
+/** The document as GET /v1/openapi.json writes it: its text and ETag made once (lib/cache/representation.ts). */
+export function openApiJson(): Json {
+  return (cachedJson ??= Json.ofText(JSON.stringify(openApiDocument())));
 }

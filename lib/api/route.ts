@@ -2,8 +2,7 @@
 // error mapping (ApiError and domain errors → their status and body, anything else → a logged 500 with a bland body),
 // the camelCase variant chosen by Accept, weak ETags with 304s, Cache-Control per endpoint, Vary and CORS.
 // Handlers stay thin: they return data, never a Response, and have no try/catch of their own.
-import { createHash } from "node:crypto";
-import { jsonBytesOf, jsonTextOf } from "@/lib/cache/json-text";
+import { type Body, Json, Representation } from "@/lib/cache/representation";
 import { withCacheStatus, type RequestCacheStatus } from "@/lib/cache/request-status";
 import { requestDeadlineMs } from "@/lib/db/bounds";
 import { withTimeout } from "@/lib/db/breaker";
@@ -14,7 +13,8 @@ import { apiErrorOf } from "./errors";
 import { API_HEADERS, apiErrorAnswer, ERROR_CACHE_CONTROL, PREFLIGHT_HEADERS } from "./headers";
 
 type Ctx<P> = { params: Promise<P> };
-type Handler<P, T> = (req: Request, ctx: Ctx<P>) => Promise<T | Answer<T>>;
+/** A handler returns its data, a Json of it (lib/cache/representation.ts), or an Answer of either. */
+type Handler<P, T> = (req: Request, ctx: Ctx<P>) => Promise<T | Json<T> | Answer<T | Json<T>>>;
 type RouteHandler<P> = (req: Request, ctx: Ctx<P>) => Promise<Response>;
 
 /**
@@ -58,19 +58,6 @@ export function wantsCamel(req: Request): boolean {
   });
 }
 
-/**
- * A hash of the body and its media type, so the two variants never share one. Weak: the server
- * gzips bodies for clients that accept it, after this handler, and a strong validator must differ
- * between content-codings; a weak one is shared by them (RFC 9110 8.8.1), and If-None-Match
- * compares weakly anyway. A text and its UTF-8 bytes hash alike (a string is hashed as its UTF-8).
- */
-export function etagOf(body: Body, mediaType: string): string {
-  return `W/"${createHash("sha1").update(mediaType).update("\n").update(body).digest("base64url")}"`;
-}
-
-/** A JSON body: its text, or the text's UTF-8 (a list page kept: lib/cache/json-text.ts, JSON_BYTES). */
-export type Body = string | Buffer;
-
 /** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/ prefixes are ignored, "*" matches any. */
 export function ifNoneMatchHits(header: string | null, etag: string): boolean {
   if (!header) return false;
@@ -81,33 +68,26 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
 }
 
 /**
- * Body and ETag of each variant, once per answer: the response cache hands out the same object until
- * it changes, so a hit (or a 304) costs neither serialization nor hashing. Kept on the answer itself (a
- * hidden property), not in a WeakMap: an answer made for one request (a list page of the long tail) then
- * dies young with its body, where a WeakMap's entry would carry the body through the young generation.
+ * The Json an answer is written from (lib/cache/representation.ts): the one the handler returned, or the
+ * one of an answer the request read (lib/cache/request-status.ts) when the handler returned that very
+ * value (frozen, so it is still what its text says) or one of its properties (a versioned book's `book`).
  */
-const REPRESENTATIONS = Symbol("representations");
-/** One variant's body and ETag; `gzipped` is filled by whoever compresses it first (lib/server/api-router.ts). */
-export interface Representation {
-  body: Body;
-  etag: string;
-  gzipped?: Promise<Buffer>;
-}
-type Represented = { [REPRESENTATIONS]?: Map<string, Representation> };
-
-function represent(data: unknown, mediaType: string, camel: ((data: any) => unknown) | undefined): Representation {
-  const holder = typeof data === "object" && data !== null && Object.isExtensible(data) ? (data as Represented) : undefined;
-  const memo = holder?.[REPRESENTATIONS];
-  const hit = memo?.get(mediaType);
-  if (hit) return hit;
-  // A value that carries its JSON (a list page of items kept packed, lib/markets/list-page.ts) is not serialized again.
-  const body = (camel ? undefined : (jsonBytesOf(data) ?? jsonTextOf(data))) ?? JSON.stringify(camel ? camel(data) : data);
-  const rep: Representation = { body, etag: etagOf(body, mediaType) };
-  if (holder) {
-    if (memo) memo.set(mediaType, rep);
-    else Object.defineProperty(holder, REPRESENTATIONS, { value: new Map([[mediaType, rep]]) });
+function jsonOf(data: unknown, read: readonly Json[] | undefined): Json | undefined {
+  if (data instanceof Json) return data;
+  if (!read?.length || typeof data !== "object" || data === null) return undefined;
+  for (const json of read) if (json.value === data) return json;
+  for (const json of read) {
+    const member = json.memberOf(data);
+    if (member) return member;
   }
-  return rep;
+  return undefined;
+}
+
+/** The representation of `data` in `mediaType`: from its Json when it has one (made once there), else made now. */
+function represent(data: unknown, mediaType: string, shape: ((data: any) => unknown) | undefined, read: readonly Json[] | undefined): Representation {
+  const json = jsonOf(data, read);
+  if (json) return json.representation(mediaType, shape);
+  return new Representation(mediaType, JSON.stringify(shape ? shape(data) : data));
 }
 
 /** What the response cache did for this answer: X-Cache, and for a stale one Age and a Warning. */
@@ -135,77 +115,86 @@ export class Answer<T> {
   ) {}
 }
 
-const REPRESENTATION = Symbol("representation");
-
-const WRITES_REPRESENTATION = Symbol("writes representation");
-type DirectRequest = Request & { [WRITES_REPRESENTATION]?: true };
-
 /**
- * Marks a request whose caller writes a 200's body from its representation (representationOf), as
- * lib/server/api-router.ts does: json() then gives its Response no body.
+ * A /v1 answer as the server writes it: its status, its headers, and its body (a 200's representation, an
+ * error's JSON text) or none (a 304, a preflight). The /v1 router (lib/server/api-router.ts) writes it as
+ * it is, HEAD without the body; Next gets it as a Response (responseOf). Told apart by `typeof`, never by
+ * `instanceof`: Next's bundles and server.ts each have their own copy of these classes, and the answers
+ * kept are made by whichever first made the cache (lib/process-state.ts).
  */
-export function writesRepresentation(req: Request): Request {
-  (req as DirectRequest)[WRITES_REPRESENTATION] = true;
-  return req;
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: Representation | Body | null;
+}
+
+/** A reply's body when it is a representation. */
+export function representationIn(reply: Reply): Representation | undefined {
+  const { body } = reply;
+  return typeof body === "object" && body !== null && !Buffer.isBuffer(body) ? body : undefined;
 }
 
 /** A 200 with ETag and Cache-Control, or a 304 carrying the same validators and no body. */
-export function json(req: Request, answer: unknown, options: RouteOptions<any>, cache?: RequestCacheStatus): Response {
+export function replyOf(req: Request, answer: unknown, options: RouteOptions<any>, cache?: RequestCacheStatus): Reply {
   const data = answer instanceof Answer ? answer.data : answer;
   const own = answer instanceof Answer ? answer.headers : {};
   const camel = options.camel !== undefined && wantsCamel(req);
   const mediaType = camel ? CAMEL_MEDIA_TYPE : JSON_TYPE;
-  const rep = represent(data, mediaType, camel ? options.camel : undefined);
-  const { body, etag } = rep;
+  const rep = represent(data, mediaType, camel ? options.camel : undefined, cache?.read);
   const policy = CACHE_POLICIES[(answer instanceof Answer && answer.cache) || options.cache];
-  const headers = new Headers({ ...API_HEADERS, ...own, "Cache-Control": policy, ETag: etag, ...cacheHeaders(cache, policy) });
-  if (ifNoneMatchHits(req.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
+  const headers = new Headers({ ...API_HEADERS, ...own, "Cache-Control": policy, ETag: rep.etag, ...cacheHeaders(cache, policy) });
+  if (ifNoneMatchHits(req.headers.get("if-none-match"), rep.etag)) return { status: 304, headers, body: null };
   headers.set("Content-Type", mediaType);
-  // lib/server/api-router.ts writes the representation itself: no body of the Response's own (an encoded
-  // copy made per request, never read).
-  const direct = (req as DirectRequest)[WRITES_REPRESENTATION] === true;
-  const response = new Response(direct ? null : (body as string | Uint8Array<ArrayBuffer>), { status: 200, headers });
-  Object.defineProperty(response, REPRESENTATION, { value: rep });
-  return response;
+  return { status: 200, headers, body: rep };
 }
 
-/** The representation a 200 of json() carries, so that a server can send its body (and its gzip, once) without reading the stream. */
-export function representationOf(response: Response): Representation | undefined {
-  return (response as Response & { [REPRESENTATION]?: Representation })[REPRESENTATION];
+/** A reply as a fetch Response (what Next's route handlers return). */
+export function responseOf(reply: Reply): Response {
+  const body = representationIn(reply)?.body ?? (reply.body as Body | null);
+  return new Response(body as string | Uint8Array<ArrayBuffer> | null, { status: reply.status, headers: reply.headers });
+}
+
+/** replyOf as a Response. */
+export function json(req: Request, answer: unknown, options: RouteOptions<any>, cache?: RequestCacheStatus): Response {
+  return responseOf(replyOf(req, answer, options, cache));
 }
 
 /** The NestJS-style error body with the /v1 headers (lib/api/headers.ts), as the request guard sends it too. */
-export function errorResponse(req: Request, status: number, message: string | string[], extra: Record<string, string> = {}): Response {
+export function errorReply(status: number, message: string | string[], extra: Record<string, string> = {}): Reply {
   const answer = apiErrorAnswer(status, message, extra);
-  return new Response(answer.body, { status, headers: answer.headers });
+  return { status, headers: new Headers(answer.headers), body: answer.body };
 }
 
 /** The database is away or overloaded: a 503 the client may retry after a second or two (lib/db/breaker.ts). */
-export function unavailableResponse(req: Request, err: DatabaseUnavailableError): Response {
-  return errorResponse(req, 503, "Service temporarily unavailable", { "Retry-After": String(err.retryAfterS) });
+export function unavailableReply(err: DatabaseUnavailableError): Reply {
+  return errorReply(503, "Service temporarily unavailable", { "Retry-After": String(err.retryAfterS) });
 }
 
-export function route<P = Record<string, string>, T = unknown>(options: RouteOptions<T>, handler: Handler<P, T>): RouteHandler<P> {
-  return async (req, ctx) => {
+/**
+ * A /v1 route handler: a function Next calls for a Response, and `reply` for the /v1 router, which
+ * writes the Reply itself (a body made once, its gzip once) instead of reading a Response's stream.
+ */
+export type ApiRouteHandler<P> = RouteHandler<P> & { reply: (req: Request, ctx: Ctx<P>) => Promise<Reply> };
+
+export function route<P = Record<string, string>, T = unknown>(options: RouteOptions<T>, handler: Handler<P, T>): ApiRouteHandler<P> {
+  const reply = async (req: Request, ctx: Ctx<P>): Promise<Reply> => {
     try {
       // Each database read goes through the breaker inside the response cache (lib/markets/cache.ts), so
       // that an outage can still be answered from memory (stale-if-error); the request as a whole has a deadline.
       const { status, result } = withCacheStatus(() => (options.offline ? handler(req, ctx) : withTimeout(handler(req, ctx), requestDeadlineMs(), "request")));
-      return json(req, await result, options, status);
+      return replyOf(req, await result, options, status);
     } catch (err) {
       const api = apiErrorOf(err);
-      if (api) return errorResponse(req, api.status, api.detail);
+      if (api) return errorReply(api.status, api.detail);
       if (isDatabaseUnavailable(err)) {
-        return unavailableResponse(
-          req,
-          isErrorOf(err, DatabaseUnavailableError) ? err : new DatabaseUnavailableError("database unavailable", 1, { cause: err }),
-        );
+        return unavailableReply(isErrorOf(err, DatabaseUnavailableError) ? err : new DatabaseUnavailableError("database unavailable", 1, { cause: err }));
       }
       // Never leak SQL, stack traces or connection strings to the client.
       console.error(`[api] ${req.method} ${new URL(req.url).pathname} failed:`, err);
-      return errorResponse(req, 500, "Internal server error");
+      return errorReply(500, "Internal server error");
     }
   };
+  return Object.assign(async (req: Request, ctx: Ctx<P>) => responseOf(await reply(req, ctx)), { reply });
 }
 
 /** The CORS preflight answer of every /v1 route (export const OPTIONS = preflight). */

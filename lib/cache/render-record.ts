@@ -5,6 +5,7 @@
 // every call here does nothing. One store per process (lib/request-scope.ts): server.ts opens it around
 // Next's handler, the reads of lib/markets/cache.ts inside Next's bundles fill it.
 import "server-only";
+import { shared } from "@/lib/process-state";
 import { inScope, runInScope } from "@/lib/request-scope";
 import type { CacheResult } from "./response-cache";
 
@@ -59,8 +60,12 @@ export function recordUnfit(why: string) {
   if (record) record.unfit ??= why;
 }
 
-/** The render shows a clock reading (a time, a relative time, a time left) that reads differently from `at` (Unix ms). */
+/**
+ * The render shows a clock reading (a time, a relative time, a time left) that reads differently from `at`
+ * (Unix ms). The display helpers that read the clock call it themselves (lib/ui/clock.ts).
+ */
 export function recordClock(at: number) {
   const record = inScope("renderRecord");
   if (record) record.expiresAt = Math.min(record.expiresAt, at);
 }
+shared("clockReading", () => recordClock);

@@ -1,7 +1,6 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { jsonTextOf } from "./json-text";
 import { offHeapBytes, ResponseCache, type Loaded } from "./response-cache";
 
 class Outage extends Error {
@@ -245,13 +244,17 @@ describe("response cache", () => {
     const t = setup();
     const loaded = { id: "m1", outcomes: [{ price: 0.25, name: "Yes" }], closed: null };
     const miss = await t.cache.get("m", ["market:m1"], async () => ({ value: loaded }));
-    expect(miss.value).toBe(loaded); // the load's waiters get what it loaded
+    expect(miss.value).toBe(loaded); // the load's waiters get what it loaded, frozen, with the Json its text was made from
+    expect(Object.isFrozen(loaded.outcomes[0])).toBe(true);
+    expect(miss.json?.value).toBe(loaded);
     const first = await t.cache.get("m", ["market:m1"], t.load);
     expect(first.status).toBe("HIT");
     expect(first.value).not.toBe(loaded); // parsed from the text, not the object kept alive
     expect(first.value).toEqual(loaded);
-    expect(jsonTextOf(first.value)).toBe(JSON.stringify(loaded));
-    expect(Object.keys(first.value as object)).toEqual(["id", "outcomes", "closed"]); // the text is not a property JSON sees
+    expect(first.json?.text.toString()).toBe(JSON.stringify(loaded)); // its text, as kept
+    expect(first.json?.value).toBe(first.value);
+    expect(Object.isFrozen(first.value)).toBe(true); // so the text stays what it shows
+    expect(Object.keys(first.value as object)).toEqual(["id", "outcomes", "closed"]);
     expect(JSON.stringify(first.value)).toBe(JSON.stringify(loaded));
     expect((await t.cache.get("m", ["market:m1"], t.load)).value).toBe(first.value); // the hot tier: parsed once
     expect(t.cache.size).toMatchObject({ entries: 1, parsedEntries: 1 });
@@ -282,7 +285,7 @@ describe("response cache", () => {
     const hit = await t.cache.get("big", ["market:m1"], t.load);
     expect(hit.status).toBe("HIT");
     expect(hit.value).toEqual(big);
-    expect(jsonTextOf(hit.value)).toBe(text);
+    expect(hit.json?.text.toString()).toBe(text);
   });
 
   it("keeps an answer that is bytes as it is: the same Buffer on every hit, weighed by its length, never decoded", async () => {

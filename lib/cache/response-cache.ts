@@ -10,17 +10,18 @@
 // three to five times their JSON), and that text as UTF-8 bytes outside V8's heap: a full cache (100,000
 // markets' answers) then leaves the heap about the size it is without it, for the pages that render
 // beside it (README, "Performance at 100,000 markets", has the runs). A hit decodes and parses the text,
-// and the object it gives is kept in a small hot tier (an eighth of the budget), so an answer asked again
-// and again is parsed once and stays one object (lib/api/route.ts keeps its body and ETag per object). An
-// answer asked once (the long tail) never reaches the old generation as objects. The parsed object carries
-// its text (lib/cache/json-text.ts): /v1 writes it without serializing it again. Answers that are bytes
-// already (a Buffer: the list items' JSON, made with `offHeapBytes`) are kept as they are and handed out
-// as the same Buffer on every hit, with nothing decoded.
+// and the Json it gives (lib/cache/representation.ts: the text and the value parsed from it) is kept in a
+// small hot tier (an eighth of the budget), so an answer asked again and again is parsed once, stays one
+// object, and its /v1 bodies and ETags are made once. An answer asked once (the long tail) never reaches
+// the old generation as objects. Every object answer is handed out with its Json (`CacheResult.json`):
+// /v1 writes its text without serializing it again. Answers that are bytes already (a Buffer: the list
+// items' JSON, made with `offHeapBytes`) are kept as they are and handed out as the same Buffer on every
+// hit, with nothing decoded.
 import { isDeepStrictEqual } from "node:util";
 import { LRUCache } from "lru-cache";
 import { flatString } from "./flat-string";
+import { Json } from "./representation";
 import { TagIndex } from "./tag-index";
-import { JSON_TEXT } from "./json-text";
 
 export interface Loaded<T> {
   value: T;
@@ -39,7 +40,7 @@ export interface CacheOptions {
   staleIfErrorMs: number;
   /** Which load failures justify a stale answer (the database is away, not a bad request). */
   canServeStale: (err: unknown) => boolean;
-  /** Tests: throw when an answer kept as text is not JSON data (a Date, a Map: parsing would not give it back), and freeze what a hit parses. */
+  /** Tests: throw when an answer kept as text is not JSON data (a Date, a Map: parsing would not give it back). */
   checkJson?: boolean;
   now?: () => number;
 }
@@ -53,6 +54,8 @@ export interface CacheResult<T> {
   ageS: number;
   /** Unix ms after which the value is wrong even without an invalidation (Infinity: only an invalidation ends it). */
   expiresAt: number;
+  /** An object answer's JSON, whose value `value` is (frozen): kept with the entry, so a hit serializes nothing. */
+  json?: Json<T>;
 }
 
 interface Entry {
@@ -69,11 +72,15 @@ interface Entry {
 }
 
 interface Load {
-  promise: Promise<Loaded<unknown>>;
+  promise: Promise<Loaded<unknown> & { json?: Json }>;
   tags: readonly string[];
   epoch: number;
   detached: boolean;
 }
+
+/** An answer kept as its JSON text: an object, unless it states its own weight (a rendered page). */
+const keptAsText = (loaded: Loaded<unknown>) =>
+  typeof loaded.value === "object" && loaded.value !== null && !Buffer.isBuffer(loaded.value) && loaded.bytes === undefined;
 
 /** A value kept as is: its JSON length; a string (an answer kept as JSON text) is its own length, not its JSON-escaped form's; bytes their length. */
 const sizeOf = (value: unknown) => (typeof value === "string" || Buffer.isBuffer(value) ? value.length : (JSON.stringify(value)?.length ?? 0));
@@ -100,8 +107,8 @@ const PARSED_PER_BYTE = 1.25;
 
 export class ResponseCache {
   private readonly lru: LRUCache<string, Entry>;
-  /** Objects parsed from entries asked again, by key, with the entry they were parsed from. */
-  private readonly parsed: LRUCache<string, { entry: Entry; value: object }>;
+  /** The Json of entries asked again (its value parsed), by key, with the entry it was parsed from. */
+  private readonly parsed: LRUCache<string, { entry: Entry; json: Json }>;
   private readonly byTag = new TagIndex();
   private readonly loads = new Map<string, Load>();
   private readonly now: () => number;
@@ -158,7 +165,7 @@ export class ResponseCache {
     const entry = this.lru.get(key);
     if (entry && this.live && this.isFresh(entry, now)) {
       this.stats.hits++;
-      return { value: this.valueOf(key, entry) as T, status: "HIT", ageS: Math.floor((now - entry.loadedAt) / 1000), expiresAt: entry.expiresAt };
+      return { ...this.valueOf<T>(key, entry), status: "HIT", ageS: Math.floor((now - entry.loadedAt) / 1000), expiresAt: entry.expiresAt };
     }
     if (!this.live) {
       this.stats.bypass++;
@@ -174,7 +181,7 @@ export class ResponseCache {
     if (!inFlight) inFlight = this.start(key, tags, load as () => Promise<Loaded<unknown>>);
     try {
       const loaded = await inFlight.promise;
-      return { value: loaded.value as T, status: "MISS", ageS: 0, expiresAt: loaded.expiresAt ?? Infinity };
+      return { value: loaded.value as T, json: loaded.json as Json<T> | undefined, status: "MISS", ageS: 0, expiresAt: loaded.expiresAt ?? Infinity };
     } catch (err) {
       return this.staleOr(err, key);
     }
@@ -200,7 +207,7 @@ export class ResponseCache {
     const entry = this.lru.peek(key);
     if (!entry || entry.staleSince) return;
     const parsed = this.parsed.peek(key);
-    const held = entry.text === undefined ? entry.value : parsed?.entry === entry ? parsed.value : undefined;
+    const held = entry.text === undefined ? entry.value : parsed?.entry === entry ? parsed.json.value : undefined;
     if (held === value) entry.staleSince = this.now();
   }
 
@@ -225,10 +232,12 @@ export class ResponseCache {
     l.promise = (async () => {
       try {
         const loaded = await load();
+        // An object answer and its text, made once for memory and for /v1 alike (its value frozen from here on).
+        const json = keptAsText(loaded) ? Json.ofValue(loaded.value) : undefined;
         // A load detached by an invalidation may predate the change: its waiters (who asked before the
         // change was announced) get it, memory does not.
-        if (!l.detached && l.epoch === this.epoch && this.live && !loaded.noStore) this.store(key, tags, loaded);
-        return loaded;
+        if (!l.detached && l.epoch === this.epoch && this.live && !loaded.noStore) this.store(key, tags, loaded, json);
+        return { ...loaded, json };
       } finally {
         if (this.loads.get(key) === l) this.loads.delete(key);
       }
@@ -242,12 +251,11 @@ export class ResponseCache {
     if (this.loads.get(key) === l) this.loads.delete(key);
   }
 
-  private store(key: string, tags: readonly string[], loaded: Loaded<unknown>) {
+  private store(key: string, tags: readonly string[], loaded: Loaded<unknown>, json: Json | undefined) {
     key = flatString(key); // held by the LRU and the tag index as long as the entry
     const now = this.now();
     const { value, bytes } = loaded;
-    const isObject = typeof value === "object" && value !== null && !Buffer.isBuffer(value);
-    const text = isObject && bytes === undefined ? offHeapBytes(this.textOf(value)) : undefined;
+    const text = json ? offHeapBytes(this.textOf(json)) : undefined;
     tags = tags.map(flatString); // held as long as the entry (and by the tag index)
     this.lru.set(key, {
       value: text === undefined ? value : undefined,
@@ -263,27 +271,25 @@ export class ResponseCache {
     for (const tag of tags) this.byTag.add(tag, key);
   }
 
-  private textOf(value: object): string {
-    const text = (value as { [JSON_TEXT]?: string })[JSON_TEXT] ?? JSON.stringify(value);
-    if (this.options.checkJson && !isDeepStrictEqual(plain(value), JSON.parse(text))) {
+  private textOf(json: Json): string {
+    const text = json.text as string; // made by JSON.stringify (Json.ofValue)
+    if (this.options.checkJson && !isDeepStrictEqual(plain(json.value), JSON.parse(text))) {
       throw new Error(`ResponseCache: an answer is not JSON data (parsing its text does not give it back): ${text.slice(0, 200)}`);
     }
     return text;
   }
 
-  /** An entry's value: as kept, or parsed from its text (once while it is asked again: the hot tier). */
-  private valueOf(key: string, entry: Entry): unknown {
-    if (entry.text === undefined) return entry.value;
+  /** An entry's value: as kept, or parsed from its text (once while it is asked again: the hot tier), with its Json. */
+  private valueOf<T>(key: string, entry: Entry): { value: T; json?: Json<T> } {
+    if (entry.text === undefined) return { value: entry.value as T };
     const hot = this.parsed.get(key);
-    if (hot?.entry === entry) return hot.value;
-    const text = entry.text.toString("utf8");
-    const value = JSON.parse(text) as object;
-    Object.defineProperty(value, JSON_TEXT, { value: text });
-    // Its text must stay what it shows: in tests, a reader that changes it throws (nothing may, as before).
-    if (this.options.checkJson) deepFreeze(value);
-    this.parsed.set(key, { entry, value });
+    if (hot?.entry === entry) return { value: hot.json.value as T, json: hot.json as Json<T> };
+    // Its value is parsed now and frozen: a reader that changes it throws, so its text stays what it shows.
+    const json = Json.ofText<T>(entry.text);
+    const value = json.value;
+    this.parsed.set(key, { entry, json });
     this.trim();
-    return value;
+    return { value, json };
   }
 
   /** Within the budget, the two tiers together: the least recently used entries go first. */
@@ -304,7 +310,7 @@ export class ResponseCache {
     const staleSince = entry.staleSince || Math.min(now, entry.expiresAt);
     if (now - staleSince > this.options.staleIfErrorMs) throw err;
     this.stats.stale++;
-    return { value: this.valueOf(key, entry) as T, status: "STALE", ageS: Math.floor((now - entry.loadedAt) / 1000), expiresAt: entry.expiresAt };
+    return { ...this.valueOf<T>(key, entry), status: "STALE", ageS: Math.floor((now - entry.loadedAt) / 1000), expiresAt: entry.expiresAt };
   }
 }
 
@@ -319,11 +325,6 @@ function plain(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = plain(v);
   return out;
-}
-
-function deepFreeze(value: object) {
-  Object.freeze(value);
-  for (const v of Object.values(value)) if (typeof v === "object" && v !== null) deepFreeze(v);
 }
 
 /**

@@ -2,7 +2,11 @@ import { execFileSync } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { route } from "@/lib/api/route";
+import { reportCacheResult } from "@/lib/cache/request-status";
+import { ResponseCache } from "@/lib/cache/response-cache";
 import { apiRouter, bySpecificity, matchRoute, ROUTED_FOLDERS, scanApiRoutes } from "./api-router";
 
 const appDir = path.resolve(import.meta.dirname, "../../app");
@@ -116,5 +120,77 @@ describe("which requests the router answers", () => {
     expect(head.status).toBe(200);
     expect(head.body).toBe("");
     expect((await ask("/healthz", "OPTIONS")).status).toBe(404);
+  });
+});
+
+describe("a /v1 answer through the route wrapper and the router", () => {
+  // A read as lib/markets/cache.ts makes it (a response cache, the answer told to the request), behind a route() handler.
+  const cache = new ResponseCache({ maxBytes: 1_000_000, staleIfErrorMs: 0, canServeStale: () => false });
+  cache.setLive(true);
+  let market = { id: "m1", question: "Will it rain?", pad: "x".repeat(2000) };
+  const GET = route({ cache: "market", offline: true }, async () => {
+    const result = await cache.get("m1", ["market:m1"], async () => ({ value: market }));
+    reportCacheResult(result);
+    return result.value;
+  });
+  const router = apiRouter([
+    {
+      folder: "v1/m",
+      segments: [
+        { kind: "static", value: "v1" },
+        { kind: "static", value: "m" },
+      ],
+      module: { GET } as Parameters<typeof apiRouter>[0][number]["module"],
+    },
+  ]);
+  const server = http.createServer((req, res) => {
+    if (!router(req, res)) res.writeHead(404).end();
+  });
+  const ask = (method: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+      const go = () => {
+        const { port } = server.address() as AddressInfo;
+        const req = http.request({ host: "127.0.0.1", port, path: "/v1/m", method, headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (d: Buffer) => chunks.push(d));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
+        });
+        req.on("error", reject);
+        req.end();
+      };
+      if (server.listening) go();
+      else server.listen(0, "127.0.0.1", go);
+    });
+
+  it("writes the body its ETag names, HEAD and 304 alike, and a changed answer with a new body and ETag", async () => {
+    try {
+      const first = await ask("GET");
+      expect(first.status).toBe(200);
+      expect(JSON.parse(first.body.toString())).toEqual(market);
+      expect(first.headers["content-length"]).toBe(String(first.body.length));
+      const hit = await ask("GET");
+      expect(hit.body.equals(first.body)).toBe(true);
+      expect(hit.headers.etag).toBe(first.headers.etag);
+      const head = await ask("HEAD");
+      expect(head.body.length).toBe(0);
+      expect(head.headers.etag).toBe(first.headers.etag);
+      expect(head.headers["content-length"]).toBe(first.headers["content-length"]);
+      const gz = await ask("GET", { "accept-encoding": "gzip" });
+      expect(gz.headers["content-encoding"]).toBe("gzip");
+      expect(zlib.gunzipSync(gz.body).equals(first.body)).toBe(true);
+      expect((await ask("GET", { "if-none-match": first.headers.etag! })).status).toBe(304);
+
+      market = { ...market, question: "Will it snow?" };
+      cache.invalidate(["market:m1"]);
+      for (const res of [await ask("GET"), await ask("GET")]) {
+        expect(JSON.parse(res.body.toString()).question).toBe("Will it snow?");
+        expect(res.headers.etag).not.toBe(first.headers.etag);
+      }
+      const gzChanged = await ask("GET", { "accept-encoding": "gzip" });
+      expect(JSON.parse(zlib.gunzipSync(gzChanged.body).toString()).question).toBe("Will it snow?");
+      expect((await ask("GET", { "if-none-match": first.headers.etag! })).status).toBe(200);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -4,7 +4,8 @@
 // most of the CPU of an answer from memory. What Next added is done here: HEAD from GET without the body,
 // gzip for clients that take it (once per representation of a cached answer, on the thread pool), and
 // Vary: Accept-Encoding. Everything else (status, ETag/304, Cache-Control, CORS, X-Cache, errors) is the
-// route wrapper's (lib/api/route.ts), as before. The load balancers' probes (/healthz, /readyz) go the same
+// route wrapper's (lib/api/route.ts): a /v1 handler's `reply` gives the Reply it made (its body a
+// Representation, lib/cache/representation.ts), written here as it is; other handlers give a Response. The load balancers' probes (/healthz, /readyz) go the same
 // way: through Next a probe allocated about 230 KB, here about 37 KB.
 import "server-only";
 import fs from "node:fs";
@@ -14,10 +15,13 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { apiErrorAnswer } from "@/lib/api/headers";
-import { type Body, representationOf, writesRepresentation } from "@/lib/api/route";
+import { type ApiRouteHandler, type Reply, representationIn } from "@/lib/api/route";
+import type { Body } from "@/lib/cache/representation";
 import { acceptsGzip } from "@/lib/pages/page-cache";
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }) => Response | Promise<Response>;
+type Params = { params: Promise<Record<string, string | string[] | undefined>> };
+type Handler = ((req: Request, ctx: Params) => Response | Promise<Response>) &
+  Partial<Pick<ApiRouteHandler<Record<string, string | string[] | undefined>>, "reply">>;
 type RouteModule = Partial<Record<"GET" | "HEAD" | "OPTIONS", Handler>>;
 
 type Segment = { kind: "static"; value: string } | { kind: "param"; name: string } | { kind: "catchAll"; name: string; optional: boolean };
@@ -126,29 +130,30 @@ function withVary(headers: Record<string, string>) {
   headers.vary = vary ? (/\baccept-encoding\b/i.test(vary) ? vary : `${vary}, Accept-Encoding`) : "Accept-Encoding";
 }
 
-async function send(req: IncomingMessage, res: ServerResponse, response: Response) {
+/** A Response (a handler that is not the route wrapper's: the probes, a preflight) as a Reply. */
+async function replyOfResponse(response: Response): Promise<Reply> {
+  return { status: response.status, headers: response.headers, body: response.body ? Buffer.from(await response.arrayBuffer()) : null };
+}
+
+async function send(req: IncomingMessage, res: ServerResponse, reply: Reply) {
   const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
+  reply.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  const head = req.method === "HEAD";
-  let body: Body = "";
-  const rep = representationOf(response);
-  if (rep) body = rep.body;
-  else if (response.body) body = Buffer.from(await response.arrayBuffer());
+  const rep = representationIn(reply);
+  let body: Body = rep ? rep.body : ((reply.body as Body | null) ?? "");
   // Every answer of a URL varies by Accept-Encoding (a 304 as much as its 200), whether or not this one is compressed.
   withVary(headers);
-  const length = Buffer.byteLength(body);
-  if (length && /json|text/.test(headers["content-type"] ?? "")) {
-    if (length >= GZIP_THRESHOLD && acceptsGzip(req.headers["accept-encoding"])) {
-      // A cached answer's representation is compressed once, for every request that gets it.
-      body = rep ? await (rep.gzipped ??= gzip(rep.body)) : await gzip(body);
-      headers["content-encoding"] = "gzip";
-    }
+  let length = rep ? rep.length : Buffer.byteLength(body);
+  if (length >= GZIP_THRESHOLD && /json|text/.test(headers["content-type"] ?? "") && acceptsGzip(req.headers["accept-encoding"])) {
+    // A representation is compressed once, for every request that is sent it.
+    body = rep ? await rep.gzipped() : await gzip(body);
+    length = body.length;
+    headers["content-encoding"] = "gzip";
   }
-  if (response.status !== 204 && response.status !== 304) headers["content-length"] = String(Buffer.byteLength(body));
-  res.writeHead(response.status, headers);
-  res.end(head ? undefined : body);
+  if (reply.status !== 204 && reply.status !== 304) headers["content-length"] = String(length);
+  res.writeHead(reply.status, headers);
+  res.end(req.method === "HEAD" ? undefined : body);
 }
 
 function fail(req: IncomingMessage, res: ServerResponse, err: unknown) {
@@ -182,12 +187,14 @@ export function apiRouter(routes: ApiRoute[]) {
       const match = matchRoute(routes, q < 0 ? url : url.slice(0, q));
       const handler = match && (method === "OPTIONS" ? match.route.module.OPTIONS : (match.route.module[method] ?? match.route.module.GET));
       if (!match || !handler) return false;
-      const request = writesRepresentation(requestOf(req, method === "OPTIONS" ? "OPTIONS" : "GET"));
-      // A handler may answer without a promise (the probes' do), as Next allows.
-      Promise.resolve(handler(request, { params: Promise.resolve(match.params) })).then(
-        (response) => send(req, res, response).catch((err) => fail(req, res, err)),
-        (err) => fail(req, res, err),
-      );
+      const request = requestOf(req, method === "OPTIONS" ? "OPTIONS" : "GET");
+      const ctx = { params: Promise.resolve(match.params) };
+      // A /v1 handler's Reply as it is; any other handler's Response, which may come without a promise (the probes' do), as Next allows.
+      const { reply } = handler;
+      const answered = reply
+        ? reply(request, ctx).then((r) => send(req, res, r))
+        : Promise.resolve(handler(request, ctx)).then(async (response) => send(req, res, await replyOfResponse(response)));
+      answered.catch((err) => fail(req, res, err));
     } catch (err) {
       fail(req, res, err);
     }

@@ -2,6 +2,7 @@
 // minutes chosen to give roughly 60–300 points. "All" starts at 0 and walks back past the trade cap.
 // The candle mode reads candles of a length chosen the same way (candleRange).
 import { CANDLE_INTERVALS, type CandleInterval, INTERVALS } from "@/lib/markets/candles";
+import { readNow } from "./clock";
 
 export const CHART_RANGES = ["1h", "6h", "1d", "1w", "1m", "all"] as const;
 export type ChartRange = (typeof CHART_RANGES)[number];
@@ -52,8 +53,8 @@ export function historyRange(range: ChartRange, tradingStartsAtS: number, nowS: 
 export const marketHistoryRange = (range: ChartRange, tradingStartsAt: string, nowS: number) =>
   historyRange(range, Math.floor(Date.parse(tradingStartsAt) / 1000), nowS);
 
-/** Now in unix seconds, rounded down to the minute: a range's startTs (and its query key) holds for a minute. */
-export const nowMinute = () => Math.floor(Date.now() / 60_000) * 60;
+/** Now in unix seconds, rounded down to the minute: a range's startTs (and its query key) holds for a minute (a page showing it, too: lib/ui/clock.ts). */
+export const nowMinute = () => Math.floor(readNow(60_000) / 60_000) * 60;
 
 // ---------------------------------------------------------------- candles (the chart's candle mode)
 

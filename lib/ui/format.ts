@@ -1,4 +1,6 @@
 // Display formatting shared by server and client components: money, probabilities, cents, shares, times.
+// A time shown relative to now tells the page cache when it next reads differently (lib/ui/clock.ts).
+import { clockRead } from "./clock";
 
 const compactUsd = new Intl.NumberFormat("en-US", {
   style: "currency",
@@ -55,6 +57,7 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 
 /** "3 hours ago", "in 2 days", "now" */
 export function formatRelative(iso: string | number | Date, now = Date.now()) {
+  clockRead(relativeChangesAt(iso, now));
   const diffS = (new Date(iso).getTime() - now) / 1000;
   for (const [unit, size] of UNITS) {
     if (Math.abs(diffS) >= size) return relative.format(Math.round(diffS / size), unit);
@@ -85,6 +88,7 @@ export function relativeChangesAt(iso: string | number | Date, now = Date.now())
 
 /** Time left until `iso`: "5d 3h left", "2h 10m left", "Ended". */
 export function formatTimeLeft(iso: string, now = Date.now()) {
+  clockRead(timeLeftChangesAt(iso, now));
   const s = Math.floor((new Date(iso).getTime() - now) / 1000);
   if (s <= 0) return "Ended";
   const d = Math.floor(s / 86400);

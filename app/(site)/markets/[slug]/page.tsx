@@ -12,17 +12,15 @@ import type { OrderBook } from "@/lib/markets/schemas";
 import { getQueryClient } from "@/lib/query/client";
 import { marketDetailOptions, orderBookOptions } from "@/lib/query/markets";
 import { nowMinute } from "@/lib/ui/chart-ranges";
+import { readNow } from "@/lib/ui/clock";
 import { marketHref, parseMarketView } from "@/lib/ui/market-view";
 import { loadMarket } from "./_components/load-market";
 import type { FirstReads } from "./_components/market-first";
 import { serverPanels } from "./_components/server-panels";
-import { updatedTextChangesAt } from "./_components/live-status-view";
 import { LiveSwap } from "./_components/live-swap";
 import { packPageData } from "./_components/page-data";
 import { ShareActions } from "@/components/markets/share-actions";
 import { readWatchlist } from "@/lib/follow/read-watchlist";
-import { recordClock } from "@/lib/cache/render-record";
-import { commentsChangeAt } from "@/components/markets/comments";
 import { requestOrigin } from "@/lib/follow/origin";
 import { embedHtml, marketPath, SHARE_IMAGE, SITE_NAME, shareImagePath, shareVersion } from "@/lib/follow/share";
 import { RelatedMarkets } from "./_components/related-markets";
@@ -74,11 +72,10 @@ export default async function MarketPage({ params, searchParams }: Props) {
   const view = parseMarketView(market, (name) => one(sp[name]));
   const outcomeId = view.outcome;
   const outcome = market.outcomes.find((o) => o.id === outcomeId);
+  // The chart's window (to the minute) and the status row's read time (to the second); each reading tells
+  // the page cache when it changes (lib/ui/clock.ts), as the comments' ages and the related rows' time left do.
   const nowS = nowMinute();
-  const updatedAt = Date.now();
-  // What the page shows of the clock, for the page cache (lib/cache/render-record.ts): the status row's
-  // read time (each second), the chart's window (each minute) and the comments' ages.
-  recordClock(Math.min(updatedTextChangesAt(updatedAt), (nowS + 60) * 1000, commentsChangeAt(market.comments, updatedAt)));
+  const updatedAt = readNow(1000);
   const path = `/markets/${encodeURIComponent(slug)}`;
 
   // The browser's query keys, filled with reads through lib (memory, not HTTP).

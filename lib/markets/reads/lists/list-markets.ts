@@ -52,9 +52,10 @@ async function listFromIndex(query: MarketListQuery): Promise<MarketListResponse
   // pass over them, and a change of a text or a status, which may change the matches, is read like any other.
   recordCheck(() => sliceCheck(query, slice));
   const results = await listItems(slice.markets);
-  noteResult({ value: null, status, ageS: 0, expiresAt: Infinity });
+  const page = composePage(query, slice.total, results);
+  noteResult({ value: page.value, json: page, status, ageS: 0, expiresAt: Infinity });
   for (const result of results) noteResult(result);
-  return composePage(query, slice.total, results);
+  return page.value;
 }
 
 const sliceText = (slice: ListSlice) => `${slice.total} ${slice.markets.map((m) => m.id).join(" ")}`;

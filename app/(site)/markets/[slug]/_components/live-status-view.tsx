@@ -3,9 +3,6 @@
 import type { RealtimeStatus } from "@/lib/realtime/client";
 import { LiveIndicatorView, type Freshness } from "@/components/markets/live-indicator-view";
 
-/** When the "Updated" time of a read at `updatedAt` (Unix ms) reads differently: at the next whole second. */
-export const updatedTextChangesAt = (updatedAt: number) => (Math.floor(updatedAt / 1000) + 1) * 1000;
-
 export function LiveStatusView({
   slug,
   status,
