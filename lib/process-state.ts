@@ -24,7 +24,18 @@ import "server-only";
  * - clockReading: told of each clock reading a page shows (lib/ui/clock.ts): set by lib/cache/render-record.ts, read by
  *   the display helpers, which run in the browser too and so cannot import this module (they read the registry by its key).
  */
-export type SharedKey = "config" | "sql" | "reads" | "breaker" | "commitPosition" | "marketsCache" | "listIndex" | "listPages" | "jsonShapes" | "requestScope" | "clockReading";
+export type SharedKey =
+  | "config"
+  | "sql"
+  | "reads"
+  | "breaker"
+  | "commitPosition"
+  | "marketsCache"
+  | "listIndex"
+  | "listPages"
+  | "jsonShapes"
+  | "requestScope"
+  | "clockReading";
 
 // One symbol for the whole registry: Symbol.for gives every bundle the same one (lib/ui/clock.ts spells it too).
 const STATE = Symbol.for("markets.process-state");

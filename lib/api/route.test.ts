@@ -91,7 +91,7 @@ describe("json – a list page put together from items kept packed", () => {
 describe("a changed answer is never written with an old body", () => {
   const CAMEL = "application/vnd.markets.camel+json";
   const camel = (d: { question: string }) => ({ q: d.question });
-  // The read layer's shape: a response cache whose answers the request is told of (lib/markets/cache.ts, `read`).
+  // The read layer's shape: a response cache whose answers the request is told of (lib/markets/reads/cache.ts, `read`).
   const setup = () => {
     const cache = new ResponseCache({ maxBytes: 1_000_000, staleIfErrorMs: 0, canServeStale: () => false });
     cache.setLive(true);

@@ -117,7 +117,7 @@ export class Answer<T> {
 
 /**
  * A /v1 answer as the server writes it: its status, its headers, and its body (a 200's representation, an
- * error's JSON text) or none (a 304, a preflight). The /v1 router (lib/server/api-router.ts) writes it as
+ * error's JSON text) or none (a 304, a preflight). The /v1 router (lib/http/api-router.ts) writes it as
  * it is, HEAD without the body; Next gets it as a Response (responseOf). Told apart by `typeof`, never by
  * `instanceof`: Next's bundles and server.ts each have their own copy of these classes, and the answers
  * kept are made by whichever first made the cache (lib/process-state.ts).
@@ -179,7 +179,7 @@ export type ApiRouteHandler<P> = RouteHandler<P> & { reply: (req: Request, ctx: 
 export function route<P = Record<string, string>, T = unknown>(options: RouteOptions<T>, handler: Handler<P, T>): ApiRouteHandler<P> {
   const reply = async (req: Request, ctx: Ctx<P>): Promise<Reply> => {
     try {
-      // Each database read goes through the breaker inside the response cache (lib/markets/cache.ts), so
+      // Each database read goes through the breaker inside the response cache (lib/markets/reads/), so
       // that an outage can still be answered from memory (stale-if-error); the request as a whole has a deadline.
       const { status, result } = withCacheStatus(() => (options.offline ? handler(req, ctx) : withTimeout(handler(req, ctx), requestDeadlineMs(), "request")));
       return replyOf(req, await result, options, status);

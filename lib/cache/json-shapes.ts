@@ -2,8 +2,8 @@
 // once per process, and each value keeps only its strings and numbers. The list items are the long
 // tail's memory (lib/markets/reads/lists/items.ts): at 100,000 markets a list item's JSON is about 2.9 KB, and
 // 1.2 KB of that is keys, quotes and nulls every item repeats (35 keys, 15 per outcome). Packed, the
-// `wide` mix's ~62,000 items fit the budget that held 43,000 of them as JSON (README, "Performance at
-// 100,000 markets"); unpacking a page of 20 costs about 0.15 ms, where a page's missing items (a third of
+// `wide` mix's ~62,000 items fit the budget that held 43,000 of them as JSON (docs/performance.md,
+// "List items as packed bytes"); unpacking a page of 20 costs about 0.15 ms, where a page's missing items (a third of
 // them) had cost the main thread ~0.5 ms to read and the database more.
 //
 // Exact by construction and checked: a value whose packed form does not unpack to its JSON.stringify

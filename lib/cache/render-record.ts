@@ -1,9 +1,9 @@
-// What a page render depends on, gathered while it runs, so that the page cache (lib/server/page-cache.ts)
+// What a page render depends on, gathered while it runs, so that the page cache (lib/pages/page-cache.ts)
 // keeps the rendered HTML exactly as long as everything it shows holds: the tags of every cache entry it
 // read, the earliest instant one of them or the clock changes what it shows, and whether it read
 // anything that must not be reused (a stale or uncached answer, a failed read). Outside a recorded render
 // every call here does nothing. One store per process (lib/request-scope.ts): server.ts opens it around
-// Next's handler, the reads of lib/markets/cache.ts inside Next's bundles fill it.
+// Next's handler, the reads of lib/markets/reads/ inside Next's bundles fill it.
 import "server-only";
 import { shared } from "@/lib/process-state";
 import { inScope, runInScope } from "@/lib/request-scope";
@@ -21,7 +21,7 @@ export interface RenderRecord {
   unfit?: string;
   /**
    * What must still hold for the render to be shown again, asked before each reuse: for what no tag
-   * names, like a list's slice of an in-memory order (lib/markets/cache.ts). False or a failure: render anew.
+   * names, like a list's slice of an in-memory order (lib/markets/reads/). False or a failure: render anew.
    */
   readonly checks: (() => Promise<boolean>)[];
 }

@@ -1,6 +1,6 @@
 // A /v1 answer as it is written, and the JSON value it is written from: the one hand-off between the read
-// layer (lib/markets/cache.ts, lib/cache/response-cache.ts), the route wrapper (lib/api/route.ts) and the
-// /v1 router (lib/server/api-router.ts).
+// layer (lib/markets/reads/, lib/cache/response-cache.ts), the route wrapper (lib/api/route.ts) and the
+// /v1 router (lib/http/api-router.ts).
 //
 // `Json` is a value and its JSON text made from one source, never apart: the text from the value, the value
 // from the text (an answer kept as text), or both from the same parts (a list page put together from items

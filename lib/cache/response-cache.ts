@@ -9,7 +9,7 @@
 // Answers that are objects are kept as their JSON text, not as objects (the objects of an answer take
 // three to five times their JSON), and that text as UTF-8 bytes outside V8's heap: a full cache (100,000
 // markets' answers) then leaves the heap about the size it is without it, for the pages that render
-// beside it (README, "Performance at 100,000 markets", has the runs). A hit decodes and parses the text,
+// beside it (docs/performance.md, "Memory", has the runs). A hit decodes and parses the text,
 // and the Json it gives (lib/cache/representation.ts: the text and the value parsed from it) is kept in a
 // small hot tier (an eighth of the budget), so an answer asked again and again is parsed once, stays one
 // object, and its /v1 bodies and ETags are made once. An answer asked once (the long tail) never reaches
@@ -95,7 +95,7 @@ const PARSED_SHARE = 1 / 8;
  * What an entry takes beside its bytes: its key, tags, record, the Buffer's two objects, and its places in
  * the LRU and the tag index. Measured at 100,000 markets: 45,101 list items held 32.5 MB more of V8's
  * heap after a full collection than none did (756 bytes each), besides their 123.9 MB of bytes; with the
- * ArrayBuffers' native records, 800. (It was counted as 200 until stop 43, and the budget with it.)
+ * ArrayBuffers' native records, 800.
  */
 const ENTRY_OVERHEAD = 800;
 

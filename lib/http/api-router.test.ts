@@ -124,7 +124,7 @@ describe("which requests the router answers", () => {
 });
 
 describe("a /v1 answer through the route wrapper and the router", () => {
-  // A read as lib/markets/cache.ts makes it (a response cache, the answer told to the request), behind a route() handler.
+  // A read as lib/markets/reads/ makes it (a response cache, the answer told to the request), behind a route() handler.
   const cache = new ResponseCache({ maxBytes: 1_000_000, staleIfErrorMs: 0, canServeStale: () => false });
   cache.setLive(true);
   let market = { id: "m1", question: "Will it rain?", pad: "x".repeat(2000) };

@@ -1,4 +1,4 @@
-// /v1 without Next's request machinery (#23): server.ts hands every /v1 GET, HEAD and OPTIONS that the
+// /v1 without Next's request machinery: server.ts hands every /v1 GET, HEAD and OPTIONS that the
 // front door let through to the route modules under app/v1 directly, the same handlers Next would call,
 // matched by the same file-system rules. Next's app-route pipeline cost about a millisecond a request,
 // most of the CPU of an answer from memory. What Next added is done here: HEAD from GET without the body,
@@ -170,7 +170,7 @@ function fail(req: IncomingMessage, res: ServerResponse, err: unknown) {
 /**
  * A handler that answers a request under a routed folder (true) from the routes, or leaves it to Next
  * (false): a request in absolute form, a path no route names (none under /v1: app/v1 has its catch-all), a
- * method no module exports. The front door (lib/server/front-door.ts) has already refused malformed paths
+ * method no module exports. The front door (lib/http/front-door.ts) has already refused malformed paths
  * and other methods.
  */
 export function apiRouter(routes: ApiRoute[]) {

@@ -1,4 +1,4 @@
-// The orders of the market lists, in memory (issue #23): for every status, category (or all) and stored
+// The orders of the market lists, in memory (docs/performance.md, "List orders in memory"): for every status, category (or all) and stored
 // sort key, the markets in list order, kept current from the change stream. A list without sub-category
 // is then an array slice (its page of ids) and the array's length (its total): a key never asked before
 // costs what a hot one does. 100,000 markets take about 35 MB (a row per market plus eight arrays of
@@ -497,7 +497,7 @@ export class ListIndex {
  * A market's row (its strings, numbers and record, its search text apart), its place in the map by id and
  * its eight references in the orders. Measured at 100,000 markets: the process held 94.5 MB more of V8's
  * heap after a full collection with the orders than without (CACHE=off), 43.2 MB of it search text: 538
- * bytes a market besides. (It was counted as 320 until stop 43.)
+ * bytes a market besides.
  */
 const BYTES_PER_MARKET = 540;
 

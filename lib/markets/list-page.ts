@@ -1,4 +1,4 @@
-// A list page put together from its items as kept (lib/markets/cache.ts keeps each list item packed,
+// A list page put together from its items as kept (lib/markets/reads/ keeps each list item packed,
 // lib/cache/json-shapes.ts), as a Json (lib/cache/representation.ts) whose value and text are both made
 // from those items, each when first asked: its `markets` are parsed only when read (a page render, the
 // camelCase variant), and the /v1 primary shape is hashed and written from its text, never from objects

@@ -20,9 +20,9 @@ export function columnsOf<R>() {
 /**
  * A timestamptz that PostgreSQL formats as the API prints it, exactly what Date.toISOString() gives
  * (UTC, milliseconds truncated, "Z"), for years 1 to 9999; outside them, PostgreSQL's own text
- * (lib/markets/queries.ts, columnsSql). Markets and outcomes are read by the thousand for the long
+ * (lib/markets/sql/fragments.ts). Markets and outcomes are read by the thousand for the long
  * tail of lists: a Date made from text, only to be made into text again, was 5% of the main thread
- * in the `wide` mix (README, "Performance at 100,000 markets").
+ * in the `wide` mix (docs/performance.md, "List mixes against bare SQL and PostGraphile").
  */
 export type IsoTime = string;
 

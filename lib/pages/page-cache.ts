@@ -1,11 +1,11 @@
-// The page cache (#23): the HTML of a document request for the market list (/) or a market page
+// The page cache (docs/performance.md, "The page cache"): the HTML of a document request for the market list (/) or a market page
 // (/markets/{slug}) is rendered once and served again from memory while nothing it shows has changed.
-// The render is the load of an entry of the response cache (marketCache, lib/markets/cache.ts), tagged
+// The render is the load of an entry of the response cache (marketCache, lib/markets/reads/), tagged
 // with what the render read (lib/cache/render-record.ts): the same invalidations drop it, a change
 // announced while it renders keeps it from being stored, concurrent requests for one page share one
 // render, and it counts in the same byte budget. Its CSP nonce is a placeholder chosen here (handed to the
-// render, lib/server/document-security.ts) that every response replaces with its own, in the header and the
-// body; compression is per response too (lib/server/gzip-template.ts). What is cached and under which
+// render, lib/pages/document-security.ts) that every response replaces with its own, in the header and the
+// body; compression is per response too (lib/pages/gzip-template.ts). What is cached and under which
 // key: pageKey.
 import "server-only";
 import { randomBytes } from "node:crypto";
@@ -150,7 +150,7 @@ const headerOf = (page: RenderedPage, name: string) => page.headers.find(([n]) =
 /**
  * The keys asked lately, without their pages: a render is kept only when its key was asked before. A
  * market page a crawler or a shared link opens once would otherwise take ~200 KB of the budget the data
- * entries share (lib/markets/cache.ts), pushing out a thousand list items to keep a page nobody asks
+ * entries share (lib/markets/reads/), pushing out a thousand list items to keep a page nobody asks
  * again; a page people read is rendered twice, then served from memory. Keys only: ~5 MB at most.
  */
 const asked = new LRUCache<string, true>({ max: 20_000 });

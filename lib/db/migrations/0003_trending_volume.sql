@@ -6,7 +6,7 @@
 --   * Trade writes keep it: the triggers below add and subtract the rows they write.
 --   * sweep_volume_24h() moves the watermark to now() and subtracts the trades that aged out;
 --     every app instance calls it once a minute.
---   * Readers subtract what aged out since the last sweep (lib/markets/queries.ts), so the order
+--   * Readers subtract what aged out since the last sweep (lib/markets/sql/lists.ts), so the order
 --     they return is exact at any moment, swept or not.
 
 ALTER TABLE markets ADD COLUMN volume_24h numeric NOT NULL DEFAULT 0;

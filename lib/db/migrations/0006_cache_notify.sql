@@ -1,4 +1,4 @@
--- The response cache (lib/markets/cache.ts) drops what a commit changed from the same NOTIFY stream
+-- The response cache (lib/markets/reads/) drops what a commit changed from the same NOTIFY stream
 -- that drives the push channels. Payloads now name the market id too ('m'), so answers keyed by id
 -- are found, and every table a cached answer shows announces its changes. Kinds the push channels
 -- do not know ('detail', 'market', 'list', 'flush') are the cache's alone; sockets ignore them.

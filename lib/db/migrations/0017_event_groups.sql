@@ -1,7 +1,7 @@
 -- Every announcement that names a market also says where it is listed: 'r' is a list of
 -- [category, sub_category, tags, status], the market's own after the change, and before it as well
 -- when the change moved it (another category, sub-category, tags or status). The response cache keys
--- its related-markets lists by these (lib/markets/cache.ts, relatedTags), so a trade drops the lists of
+-- its related-markets lists by these (lib/markets/reads/tags.ts, relatedTags), so a trade drops the lists of
 -- the markets that could show the traded one, not every list and every cached market page; and a
 -- change that names one place only moved no market between lists (the sub-category counts hold).
 -- A place too long to announce safely (NOTIFY payloads are capped at 8 kB) is sent as null: the cache

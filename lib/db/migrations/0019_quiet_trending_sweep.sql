@@ -5,7 +5,7 @@
 -- dropped the market's cached item, detail and pages and read its row into the list orders again,
 -- for a change nothing shows (12,500 markets a minute at 100,000 markets). TRENDING reads
 -- are exact without it (they subtract what aged out since the last sweep, and their cached answers
--- expire when the next trade ages: lib/markets/cache.ts), and the trade writes that move the stored
+-- expire when the next trade ages: lib/markets/reads/), and the trade writes that move the stored
 -- value announce themselves. Everything else is 0017's function as it was.
 CREATE OR REPLACE FUNCTION notify_market_changes() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

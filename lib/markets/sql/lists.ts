@@ -207,7 +207,7 @@ export async function nextTrendingChange(): Promise<number | null> {
  * One statement, the outcomes as JSON (getMarket's outcomesJson): the misses of the long tail are one
  * round trip, not two in a row. The rows are not kept (postgres.js forEach): a batch of hundreds of
  * items arrives over many turns of a busy loop, and rows kept until the last one came survived two
- * scavenges and were copied into the old generation (README, "Performance at 100,000 markets").
+ * scavenges and were copied into the old generation (docs/performance.md, "List pages assembled from items").
  */
 export async function eachMarketListItem(ids: string[], each: (item: MarketListItem) => void): Promise<void> {
   const valid = ids.filter(isUuid);

@@ -2,7 +2,7 @@
 // of any key is a slice of an order kept in memory plus the items it shows (lib/markets/reads/lists/); after a
 // start or a deploy every item is a miss, and a crawler's first pass over thousands of keys would load
 // them one page at a time: the `wide` mix's first round ran at two thirds of the later ones' speed, with
-// the worst p99 of a run (README, "Performance at 100,000 markets"). They go in as a page's would (the
+// the worst p99 of a run (docs/performance.md, "Start-up"). They go in as a page's would (the
 // same entries, tags and batched loads, so as fresh as any), most traded last, so that they are the most
 // recent in the LRU, up to a share of the cache's budget, and within a deadline: a slow or absent
 // database, or a change stream not heard (nothing could be kept), ends it early, never the start. A read

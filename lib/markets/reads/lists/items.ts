@@ -37,7 +37,7 @@ const loadItem = batchLoads(
  * once per process), about 60% of its JSON, as bytes outside V8's heap, which the collector never copies
  * or marks: as strings, each item loaded in the long tail survived two scavenges and was copied into the
  * old generation (the `wide` mix promoted ~28 MB per scavenge, whose pauses grew to 30-120 ms, and the
- * heap to 840 MB; README, "Performance at 100,000 markets"). A page unpacks its items into its text
+ * heap to 840 MB; docs/performance.md, "List items as packed bytes"). A page unpacks its items into its text
  * (lib/markets/list-page.ts): ~0.15 ms for 20, where a page's misses (a third of its items, when the
  * `wide` mix's did not fit) had cost the main thread ~0.5 ms and the database more.
  */
