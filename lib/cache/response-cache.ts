@@ -165,13 +165,13 @@ export class ResponseCache {
     const entry = this.lru.get(key);
     if (entry && this.live && this.isFresh(entry, now)) {
       this.stats.hits++;
-      return { ...this.valueOf<T>(key, entry), status: "HIT", ageS: Math.floor((now - entry.loadedAt) / 1000), expiresAt: entry.expiresAt };
+      return this.resultOf<T>(key, entry, "HIT", now);
     }
     if (!this.live) {
       this.stats.bypass++;
       try {
         const loaded = await load();
-        return { value: loaded.value, status: "BYPASS", ageS: 0, expiresAt: loaded.expiresAt ?? Infinity };
+        return { value: loaded.value, json: undefined, status: "BYPASS", ageS: 0, expiresAt: loaded.expiresAt ?? Infinity };
       } catch (err) {
         return this.staleOr(err, key);
       }
@@ -279,17 +279,22 @@ export class ResponseCache {
     return text;
   }
 
-  /** An entry's value: as kept, or parsed from its text (once while it is asked again: the hot tier), with its Json. */
-  private valueOf<T>(key: string, entry: Entry): { value: T; json?: Json<T> } {
-    if (entry.text === undefined) return { value: entry.value as T };
+  /**
+   * An entry's answer: its value as kept, or parsed from its text (once while it is asked again: the hot
+   * tier), with its Json. Every result has one shape (value, json, status, ageS, expiresAt): the cache is
+   * asked for each list item of a page, and results of several shapes made the hit path polymorphic.
+   */
+  private resultOf<T>(key: string, entry: Entry, status: CacheStatus, now: number): CacheResult<T> {
+    const ageS = Math.floor((now - entry.loadedAt) / 1000);
+    if (entry.text === undefined) return { value: entry.value as T, json: undefined, status, ageS, expiresAt: entry.expiresAt };
     const hot = this.parsed.get(key);
-    if (hot?.entry === entry) return { value: hot.json.value as T, json: hot.json as Json<T> };
+    if (hot?.entry === entry) return { value: hot.json.value as T, json: hot.json as Json<T>, status, ageS, expiresAt: entry.expiresAt };
     // Its value is parsed now and frozen: a reader that changes it throws, so its text stays what it shows.
     const json = Json.ofText<T>(entry.text);
     const value = json.value;
     this.parsed.set(key, { entry, json });
     this.trim();
-    return { value, json };
+    return { value, json, status, ageS, expiresAt: entry.expiresAt };
   }
 
   /** Within the budget, the two tiers together: the least recently used entries go first. */
@@ -310,7 +315,7 @@ export class ResponseCache {
     const staleSince = entry.staleSince || Math.min(now, entry.expiresAt);
     if (now - staleSince > this.options.staleIfErrorMs) throw err;
     this.stats.stale++;
-    return { ...this.valueOf<T>(key, entry), status: "STALE", ageS: Math.floor((now - entry.loadedAt) / 1000), expiresAt: entry.expiresAt };
+    return this.resultOf<T>(key, entry, "STALE", now);
   }
 }
 
