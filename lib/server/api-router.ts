@@ -10,6 +10,9 @@ import "server-only";
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
@@ -132,8 +135,23 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
     headers[name] = value;
   });
   const head = req.method === "HEAD";
-  let body: Body = "";
   const rep = representationOf(response);
+  // A file (an export's Parquet bytes) is streamed as the handler sized it, never read into memory; HEAD drops it unread.
+  if (!rep && response.body && !/json|text/.test(headers["content-type"] ?? "")) {
+    withVary(headers);
+    res.writeHead(response.status, headers);
+    if (head) {
+      await response.body.cancel();
+      res.end();
+    } else {
+      // A client that goes away midway is not a failure of the server.
+      await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), res).catch((err) => {
+        if (!res.destroyed && (err as NodeJS.ErrnoException).code !== "ERR_STREAM_PREMATURE_CLOSE") throw err;
+      });
+    }
+    return;
+  }
+  let body: Body = "";
   if (rep) body = rep.body;
   else if (response.body) body = Buffer.from(await response.arrayBuffer());
   // Every answer of a URL varies by Accept-Encoding (a 304 as much as its 200), whether or not this one is compressed.
