@@ -14,7 +14,13 @@ describe("export file ranges (RFC 9110 §14)", () => {
     ["bytes=990-2000", [[990, 999]]],
     ["bytes=1000-", []],
     ["bytes=-0", []],
-    ["bytes=0-1,5-9", [[0, 1], [5, 9]]],
+    [
+      "bytes=0-1,5-9",
+      [
+        [0, 1],
+        [5, 9],
+      ],
+    ],
     ["BYTES = 1-2", [[1, 2]]],
   ])("parses %s", (header, expected) => {
     expect(parseRanges(header, 1000)).toEqual(expected);

@@ -1871,3 +1871,121 @@ export type GetCandlesBatchResponses = {
 };
 
 export type GetCandlesBatchResponse = GetCandlesBatchResponses[keyof GetCandlesBatchResponses];
+
+export type ListExportsData = {
+    body?: never;
+    headers?: {
+        /**
+         * An ETag from an earlier response: 304 when it is still current.
+         */
+        'If-None-Match'?: string;
+    };
+    path?: never;
+    query?: {
+        dataset?: 'trades' | 'book_changes' | 'candles_1m' | 'markets';
+        from?: string;
+        to?: string;
+    };
+    url: '/v1/exports';
+};
+
+export type ListExportsErrors = {
+    /**
+     * An unknown parameter, an unknown dataset, a malformed day, or from after to.
+     */
+    400: ErrorBody;
+    /**
+     * Unexpected failure; the body never carries details.
+     */
+    500: ErrorBody;
+};
+
+export type ListExportsError = ListExportsErrors[keyof ListExportsErrors];
+
+export type ListExportsResponses = {
+    /**
+     * The index.
+     */
+    200: {
+        exports: Array<{
+            dataset: 'trades' | 'book_changes' | 'candles_1m' | 'markets';
+            day: string;
+            status: 'complete' | 'partial';
+            rows: number;
+            bytes: number;
+            sha256: string;
+            url: string;
+            writtenAt: string;
+        }>;
+    };
+};
+
+export type ListExportsResponse = ListExportsResponses[keyof ListExportsResponses];
+
+export type GetExportFileData = {
+    body?: never;
+    headers?: {
+        /**
+         * An ETag from an earlier response: 304 when it is still current.
+         */
+        'If-None-Match'?: string;
+        /**
+         * bytes=<first>-<last>, bytes=<first>- or bytes=-<suffix length>.
+         */
+        Range?: string;
+        /**
+         * The ETag (or Last-Modified) the client holds: the range only while it is current.
+         */
+        'If-Range'?: string;
+    };
+    path: {
+        /**
+         * The dataset. Another name answers 404.
+         */
+        dataset: 'trades' | 'book_changes' | 'candles_1m' | 'markets';
+        /**
+         * The UTC day, YYYY-MM-DD. Anything else answers 400.
+         */
+        day: string;
+    };
+    query?: never;
+    url: '/v1/exports/{dataset}/{day}.parquet';
+};
+
+export type GetExportFileErrors = {
+    /**
+     * The day is not YYYY-MM-DD.parquet.
+     */
+    400: ErrorBody;
+    /**
+     * No such dataset, or no file for that day.
+     */
+    404: ErrorBody;
+    /**
+     * No range of Range is within the file; Content-Range: bytes *<size>.
+     */
+    416: unknown;
+    /**
+     * Too many requests, or too many bytes.
+     */
+    429: ErrorBody;
+    /**
+     * Unexpected failure; the body never carries details.
+     */
+    500: ErrorBody;
+};
+
+export type GetExportFileError = GetExportFileErrors[keyof GetExportFileErrors];
+
+export type GetExportFileResponses = {
+    /**
+     * The whole file.
+     */
+    200: Blob | File;
+    /**
+     * One range of the file, with Content-Range.
+     */
+    206: Blob | File;
+};
+
+export type GetExportFileResponse = GetExportFileResponses[keyof GetExportFileResponses];

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { GetCandlesBatchData, GetCandlesBatchErrors, GetCandlesBatchResponses, GetCandlesBySlugData, GetCandlesBySlugErrors, GetCandlesBySlugResponses, GetCandlesData, GetCandlesErrors, GetCandlesResponses, GetMarketBySlugData, GetMarketBySlugErrors, GetMarketBySlugResponses, GetMarketData, GetMarketErrors, GetMarketResponses, GetOrderBookAtBySlugData, GetOrderBookAtBySlugErrors, GetOrderBookAtBySlugResponses, GetOrderBookAtData, GetOrderBookAtErrors, GetOrderBookAtResponses, GetOrderBookBySlugData, GetOrderBookBySlugErrors, GetOrderBookBySlugResponses, GetOrderBookData, GetOrderBookErrors, GetOrderBookResponses, GetOrderBooksData, GetOrderBooksErrors, GetOrderBooksResponses, GetPriceHistoriesData, GetPriceHistoriesErrors, GetPriceHistoriesResponses, GetPriceHistoryBySlugData, GetPriceHistoryBySlugErrors, GetPriceHistoryBySlugResponses, GetPriceHistoryData, GetPriceHistoryErrors, GetPriceHistoryResponses, ListMarketsData, ListMarketsErrors, ListMarketsResponses, ListOrderBookChangesBySlugData, ListOrderBookChangesBySlugErrors, ListOrderBookChangesBySlugResponses, ListOrderBookChangesData, ListOrderBookChangesErrors, ListOrderBookChangesResponses, ListTradesBySlugData, ListTradesBySlugErrors, ListTradesBySlugResponses, ListTradesData, ListTradesErrors, ListTradesResponses } from './types.gen.js';
+import type { GetCandlesBatchData, GetCandlesBatchErrors, GetCandlesBatchResponses, GetCandlesBySlugData, GetCandlesBySlugErrors, GetCandlesBySlugResponses, GetCandlesData, GetCandlesErrors, GetCandlesResponses, GetExportFileData, GetExportFileErrors, GetExportFileResponses, GetMarketBySlugData, GetMarketBySlugErrors, GetMarketBySlugResponses, GetMarketData, GetMarketErrors, GetMarketResponses, GetOrderBookAtBySlugData, GetOrderBookAtBySlugErrors, GetOrderBookAtBySlugResponses, GetOrderBookAtData, GetOrderBookAtErrors, GetOrderBookAtResponses, GetOrderBookBySlugData, GetOrderBookBySlugErrors, GetOrderBookBySlugResponses, GetOrderBookData, GetOrderBookErrors, GetOrderBookResponses, GetOrderBooksData, GetOrderBooksErrors, GetOrderBooksResponses, GetPriceHistoriesData, GetPriceHistoriesErrors, GetPriceHistoriesResponses, GetPriceHistoryBySlugData, GetPriceHistoryBySlugErrors, GetPriceHistoryBySlugResponses, GetPriceHistoryData, GetPriceHistoryErrors, GetPriceHistoryResponses, ListExportsData, ListExportsErrors, ListExportsResponses, ListMarketsData, ListMarketsErrors, ListMarketsResponses, ListOrderBookChangesBySlugData, ListOrderBookChangesBySlugErrors, ListOrderBookChangesBySlugResponses, ListOrderBookChangesData, ListOrderBookChangesErrors, ListOrderBookChangesResponses, ListTradesBySlugData, ListTradesBySlugErrors, ListTradesBySlugResponses, ListTradesData, ListTradesErrors, ListTradesResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -143,3 +143,17 @@ export const getCandlesBySlug = <ThrowOnError extends boolean = false>(options: 
  * One item per distinct id of `outcomeIds`, in the order of first appearance, each holding exactly what the single endpoint answers for that outcome, or null with the error it would have answered (an unknown id: 404 Outcome not found) without failing the others. The rate limit charges one request per distinct id. Unknown query parameters are rejected with 400.
  */
 export const getCandlesBatch = <ThrowOnError extends boolean = false>(options: Options<GetCandlesBatchData, ThrowOnError>) => (options.client ?? client).get<GetCandlesBatchResponses, GetCandlesBatchErrors, ThrowOnError>({ url: '/v1/candles', ...options });
+
+/**
+ * Index of the daily Parquet exports
+ *
+ * Every file written, by day then dataset: its rows, bytes, SHA-256 (also its ETag), URL, and whether the day is complete (closed, immutable) or partial (the current UTC day, written again every few minutes). Optional filters `dataset`, `from`, `to` (days, inclusive); any other parameter is rejected with 400.
+ */
+export const listExports = <ThrowOnError extends boolean = false>(options?: Options<ListExportsData, ThrowOnError>) => (options?.client ?? client).get<ListExportsResponses, ListExportsErrors, ThrowOnError>({ url: '/v1/exports', ...options });
+
+/**
+ * One day of one dataset, as Apache Parquet
+ *
+ * ZSTD-compressed Parquet; schemas in the API docs ("Exports"). Strong ETag (the SHA-256), `Accept-Ranges: bytes`: one range answers 206 with Content-Range, ranges that do not touch answer the whole file, an unsatisfiable range 416; If-Range and If-None-Match (304) as RFC 9110 defines them; HEAD answers the headers. A closed day: `public, max-age=31536000, immutable`; the current day: `public, max-age=60`. Rate limited by bytes as well as requests.
+ */
+export const getExportFile = <ThrowOnError extends boolean = false>(options: Options<GetExportFileData, ThrowOnError>) => (options.client ?? client).get<GetExportFileResponses, GetExportFileErrors, ThrowOnError>({ url: '/v1/exports/{dataset}/{day}.parquet', ...options });
