@@ -2,7 +2,7 @@
 // nothing here restates a field, a limit or a default, so the document cannot drift from the code.
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from "zod-openapi";
-import { type camelExportIndex, EXPORT_DATASETS, exportIndex, exportIndexQuery } from "@/lib/exports/names";
+import { type camelExportIndex, exportIndex, exportIndexQuery } from "@/lib/exports/names";
 import { CACHE_POLICIES, type CachePolicy } from "./route";
 import {
   CANDLE_LIMIT,
@@ -290,11 +290,6 @@ const camelExportIndexSchema = z.object({
   exports: z.array(exportIndex.shape.exports.element.omit({ written_at: true }).extend({ writtenAt: z.string() })),
 }) satisfies z.ZodType<ReturnType<typeof camelExportIndex>>;
 
-const exportFilePath = z.object({
-  dataset: z.enum(EXPORT_DATASETS).meta({ description: "The dataset. Another name answers 404." }),
-  day: z.string().meta({ description: "The UTC day, YYYY-MM-DD. Anything else answers 400.", example: "2026-01-31" }),
-});
-
 const exportOperations = {
   "/v1/exports": {
     get: {
@@ -304,43 +299,15 @@ const exportOperations = {
       description:
         "Every file written, by day then dataset: its rows, bytes, SHA-256 (also its ETag), URL, and whether the day is " +
         "complete (closed, immutable) or partial (the current UTC day, written again every few minutes). Optional filters " +
-        "`dataset`, `from`, `to` (days, inclusive); any other parameter is rejected with 400.",
+        "`dataset`, `from`, `to` (days, inclusive); any other parameter is rejected with 400. Each `url` " +
+        "(`/v1/exports/{dataset}/{day}.parquet`) is the file itself, not JSON and so not an operation of this document: " +
+        '`application/vnd.apache.parquet`, ZSTD, schemas in the API docs ("Exports"); a strong ETag (the sha256), Range ' +
+        "(206, 416), If-Range, If-None-Match (304) and HEAD per RFC 9110; a closed day `public, max-age=31536000, immutable`, " +
+        "the current day `public, max-age=60`; rate limited by bytes as well as requests.",
       requestParams: { query: exportIndexQuery, header: conditionalHeader },
       responses: {
         ...ok("The index.", "list", exportIndex, camelExportIndexSchema),
         "400": error("An unknown parameter, an unknown dataset, a malformed day, or from after to."),
-        "500": internal,
-      },
-    },
-  },
-  "/v1/exports/{dataset}/{day}.parquet": {
-    get: {
-      operationId: "getExportFile",
-      tags: ["Exports"],
-      summary: "One day of one dataset, as Apache Parquet",
-      description:
-        'ZSTD-compressed Parquet; schemas in the API docs ("Exports"). Strong ETag (the SHA-256), `Accept-Ranges: bytes`: one ' +
-        "range answers 206 with Content-Range, ranges that do not touch answer the whole file, an unsatisfiable range 416; " +
-        "If-Range and If-None-Match (304) as RFC 9110 defines them; HEAD answers the headers. A closed day: " +
-        "`public, max-age=31536000, immutable`; the current day: `public, max-age=60`. Rate limited by bytes as well as requests.",
-      requestParams: {
-        path: exportFilePath,
-        header: conditionalHeader.extend({
-          Range: z.string().optional().meta({ description: "bytes=<first>-<last>, bytes=<first>- or bytes=-<suffix length>." }),
-          "If-Range": z.string().optional().meta({ description: "The ETag (or Last-Modified) the client holds: the range only while it is current." }),
-        }),
-      },
-      responses: {
-        "200": { description: "The whole file.", content: { "application/vnd.apache.parquet": { schema: z.string().meta({ format: "binary" }) } } },
-        "206": {
-          description: "One range of the file, with Content-Range.",
-          content: { "application/vnd.apache.parquet": { schema: z.string().meta({ format: "binary" }) } },
-        },
-        "304": { description: "Not modified: If-None-Match named the current ETag." },
-        "400": error("The day is not YYYY-MM-DD.parquet."),
-        "404": error("No such dataset, or no file for that day."),
-        "416": { description: "No range of Range is within the file; Content-Range: bytes */<size>." },
-        "429": error("Too many requests, or too many bytes."),
         "500": internal,
       },
     },

@@ -10,7 +10,7 @@ export interface Duck {
   close: () => void;
 }
 
-export async function openDuck(dir: string, { threads = 1, memoryLimitMb = 128 } = {}): Promise<Duck> {
+export async function openDuck(dir: string, { threads = 1, memoryLimitMb = 64 } = {}): Promise<Duck> {
   const instance = await DuckDBInstance.create(":memory:", {
     threads: String(threads),
     memory_limit: `${memoryLimitMb}MB`,

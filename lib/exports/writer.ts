@@ -1,14 +1,15 @@
 // Writes one dataset's file of one UTC day (docs/api.md "Exports"). PostgreSQL streams the day out (COPY …
-// TO STDOUT as CSV, or the markets snapshot as JSON lines) into a file under EXPORT_DIR/.tmp with
-// backpressure, DuckDB reads that file and writes the Parquet file beside it, and the finished file is
-// renamed to a name of its own (the day and its hash). Memory stays bounded: PostgreSQL's rows never pile
-// up in this process, and DuckDB streams the file into row groups within its memory_limit.
+// TO STDOUT as CSV, through a named pipe under EXPORT_DIR/.tmp; the markets snapshot as JSON lines into a
+// file there) with backpressure, DuckDB reads it and writes the Parquet file beside it, and the finished file
+// is renamed to a name of its own (the day and its hash). Memory stays bounded: PostgreSQL's rows never pile
+// up in this process, and DuckDB streams them into row groups within its memory_limit.
 //
 // Why DuckDB (@duckdb/node-api): its Parquet writer, linked into the npm package with the json extension,
 // writes ZSTD, exact DECIMAL (INT32/INT64/fixed bytes by precision), TIMESTAMP(MICROS, isAdjustedToUTC),
 // UUID, nested lists and structs, row groups of a chosen size and page statistics, from a CSV at about a
 // million rows a second on one thread. parquet-wasm needs the rows as Arrow batches built in JS first (no
 // DECIMAL builder worth the name in apache-arrow JS), and hyparquet-writer takes whole columns in memory.
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -59,13 +60,26 @@ async function copyOut(databaseUrl: string, statement: string, file: string): Pr
   }
 }
 
+/** A named pipe at `file`; false where there is no mkfifo (the day then goes through a temporary file). */
+function makeFifo(file: string): boolean {
+  try {
+    execFileSync("mkfifo", ["-m", "600", file]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The row count DuckDB's COPY answers. */
+const countOf = (result: { getRows: () => unknown[][] }) => Number(result.getRows()[0]?.[0] ?? 0);
+
 /** The DuckDB statement that turns the day's source file into the Parquet file `out`. */
 export function parquetCopy(dataset: ExportDataset, source: string, out: string): string {
   const spec = DATASETS[dataset];
   const { columns, select } = duckColumns(spec);
   const read =
     spec.source === "csv"
-      ? `read_csv(${quote(source)}, columns = ${columns}, header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false)`
+      ? `read_csv(${quote(source)}, columns = ${columns}, header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, buffer_size = 8388608)`
       : `read_json(${quote(source)}, format = 'newline_delimited', columns = ${columns})`;
   return `COPY (SELECT ${select} FROM ${read}) TO ${quote(out)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_ROWS})`;
 }
@@ -90,13 +104,25 @@ export async function writeDayFile(opts: {
   const source = `${base}.${spec.source === "csv" ? "csv" : "jsonl"}`;
   const out = `${base}.parquet`;
   try {
-    if (spec.copy) {
-      await copyOut(opts.databaseUrl, `COPY (${spec.copy(dayRange(day))}) TO STDOUT (FORMAT csv)`, source);
+    let rows: number;
+    if (spec.copy && makeFifo(source)) {
+      // PostgreSQL and DuckDB at once, through a pipe: DuckDB writes the row groups while the day is still arriving.
+      const feed = copyOut(opts.databaseUrl, `COPY (${spec.copy(dayRange(day))}) TO STDOUT (FORMAT csv)`, source);
+      try {
+        rows = countOf(await duck.runAndReadAll(parquetCopy(dataset, source, out)));
+      } catch (err) {
+        // Let the writer finish into nothing, so that it does not wait for a reader for ever.
+        fs.createReadStream(source).resume();
+        await feed.catch(() => {});
+        throw err;
+      }
+      // A COPY that failed midway ended the pipe early: DuckDB saw a short day, and the file is dropped.
+      await feed;
     } else {
-      await writeMarketsSnapshot(sql, dayRange(day), source);
+      if (spec.copy) await copyOut(opts.databaseUrl, `COPY (${spec.copy(dayRange(day))}) TO STDOUT (FORMAT csv)`, source);
+      else await writeMarketsSnapshot(sql, dayRange(day), source);
+      rows = countOf(await duck.runAndReadAll(parquetCopy(dataset, source, out)));
     }
-    const result = await duck.runAndReadAll(parquetCopy(dataset, source, out));
-    const rows = Number(result.getRows()[0]?.[0] ?? 0);
     const sha256 = await sha256Of(out);
     const bytes = fs.statSync(out).size;
     const file = storedName(dataset, day, sha256);
