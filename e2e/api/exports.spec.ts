@@ -10,7 +10,7 @@ import { compressors } from "hyparquet-compressors";
 import { importFile } from "@/lib/import/import";
 import { encodeTradeCursor } from "@/lib/markets/trade-cursor";
 import { type Instance, startInstance } from "../support/instance";
-import { expect, test } from "../fixtures";
+import { expect, test, testRun } from "../fixtures";
 
 type Row = Record<string, any>;
 interface Entry {
@@ -95,7 +95,7 @@ test.setTimeout(240_000);
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  server = await startInstance({ EXPORT_JOB: "on", EXPORT_DIR: dir, EXPORT_CHECK_MS: "1000", EXPORT_SINCE: yesterday });
+  server = await startInstance({ DATABASE_URL: testRun().databaseUrl, EXPORT_JOB: "on", EXPORT_DIR: dir, EXPORT_CHECK_MS: "1000", EXPORT_SINCE: yesterday });
 });
 
 test.afterAll(async () => {
