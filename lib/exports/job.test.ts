@@ -15,6 +15,7 @@ function plan(files: StoredFile[], more: Partial<PlanInput> = {}) {
     today: "2026-11-28",
     firstDay: "2026-11-27",
     bookFirstDay: "2026-11-27",
+    marketsFirstDay: "2026-11-27",
     marks: new Map(),
     now: NOW,
     partialEveryMs: 15 * 60_000,
@@ -46,6 +47,11 @@ describe("export job – which files a pass writes", () => {
     const files = [...everyFile("2026-11-27", { mark: 1 }), ...everyFile("2026-11-28", { complete: false, written_at: "2026-11-28T11:59:00Z" })];
     expect(plan(files, { marks: new Map([["2026-11-27", 1]]) })).toEqual([]);
     expect(plan(files, { marks: new Map([["2026-11-27", 2]]) })).toEqual(["trades 2026-11-27 changed", "candles_1m 2026-11-27 changed"]);
+  });
+
+  it("writes no markets snapshot before the first day the job wrote one (an earlier day's markets are not known)", () => {
+    const out = plan([], { marketsFirstDay: "2026-11-28" });
+    expect(out.filter((p) => p.startsWith("markets"))).toEqual(["markets 2026-11-28 partial"]);
   });
 
   it("writes no book_changes before the book log's oldest kept day", () => {

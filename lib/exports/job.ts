@@ -35,6 +35,11 @@ export interface PlanInput {
   firstDay: string;
   /** The book log's oldest kept day: book_changes files start there. */
   bookFirstDay: string;
+  /**
+   * The first day of the markets snapshots: the day the job first wrote one (the oldest in the index), or
+   * today on a first pass. An earlier day's markets cannot be known any more; a snapshot would show today's.
+   */
+  marketsFirstDay: string;
   marks: ReadonlyMap<string, number>;
   now: number;
   partialEveryMs: number;
@@ -48,6 +53,7 @@ export function planFiles(input: PlanInput): PlannedFile[] {
   for (let day = input.firstDay; day <= today; day = addDays(day, 1)) {
     for (const dataset of EXPORT_DATASETS) {
       if (dataset === "book_changes" && day < input.bookFirstDay) continue;
+      if (dataset === "markets" && day < input.marketsFirstDay) continue;
       const stored = manifest.files[manifestKey(dataset, day)];
       const mark = marks.get(day) ?? 0;
       if (day < today) {
@@ -96,11 +102,16 @@ export async function runExportPass(o: PassOptions): Promise<StoredFile[]> {
   const days = await readDays(o.sql, o.retentionDays, today);
   const manifest = readManifest(o.dir);
   const firstDay = o.since ?? days.firstTrade;
+  const marketsDays = Object.values(manifest.files)
+    .filter((f) => f.dataset === "markets")
+    .map((f) => f.day)
+    .sort();
   let plan = planFiles({
     manifest,
     today,
     firstDay: laterDay(firstDay, today) === today ? firstDay : today,
     bookFirstDay: days.bookFirstDay,
+    marketsFirstDay: marketsDays[0] ?? today,
     marks: days.marks,
     now,
     partialEveryMs: o.partialEveryMs,
