@@ -12,7 +12,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { DuckDBConnection } from "@duckdb/node-api";
@@ -55,26 +54,10 @@ async function sha256Of(file: string): Promise<string> {
 async function copyOut(databaseUrl: string, statement: string, file: string): Promise<void> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {}, connection: JOB_SESSION });
   try {
-    const [{ pid }] = await sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
-    lowerLocalBackend(databaseUrl, pid);
     await pipeline(await sql.unsafe(statement).readable(), fs.createWriteStream(file));
   } finally {
     await sql.end({ timeout: 0 });
   }
-}
-
-/**
- * The COPY's server process at nice 10 like the job's own, when PostgreSQL runs on this machine and this
- * process may renice it (root, or CAP_SYS_NICE): the requests' backends then get the cores first. Only a
- * loopback or socket URL, and only a process that is a postgres; anything else is left as it is.
- */
-function lowerLocalBackend(databaseUrl: string, pid: number): void {
-  try {
-    const host = new URL(databaseUrl).hostname;
-    if (host && !["localhost", "127.0.0.1", "[::1]", "::1"].includes(host)) return;
-    if (!fs.readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("postgres")) return;
-    os.setPriority(pid, 10);
-  } catch {}
 }
 
 /** A named pipe at `file`; false where there is no mkfifo (the day then goes through a temporary file). */
