@@ -13,6 +13,18 @@ import { type Instance, startInstance } from "../support/instance";
 import { expect, test, testRun } from "../fixtures";
 
 type Row = Record<string, any>;
+
+/**
+ * fetch, asked once more when the connection it reused was closed under it (the server's keep-alive timeout
+ * can meet a request sent after a long comparison): every request here is an idempotent GET or HEAD.
+ */
+async function get(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch {
+    return fetch(url, init);
+  }
+}
 interface Entry {
   dataset: string;
   day: string;
@@ -42,7 +54,7 @@ const parsers = {
 };
 
 async function readParquet(url: string): Promise<{ rows: Row[]; schema: Record<string, string> }> {
-  const res = await fetch(`${server.baseURL}${url}`);
+  const res = await get(`${server.baseURL}${url}`);
   expect(res.status).toBe(200);
   const file = await res.arrayBuffer();
   const metadata = parquetMetadata(file, { parsers });
@@ -58,7 +70,7 @@ async function readParquet(url: string): Promise<{ rows: Row[]; schema: Record<s
 }
 
 async function index(query = ""): Promise<Entry[]> {
-  const res = await fetch(`${server.baseURL}/v1/exports${query}`);
+  const res = await get(`${server.baseURL}/v1/exports${query}`);
   expect(res.status).toBe(200);
   return (await res.json()).exports;
 }
@@ -98,7 +110,9 @@ test.beforeAll(async () => {
   server = await startInstance({ DATABASE_URL: testRun().databaseUrl, EXPORT_JOB: "on", EXPORT_DIR: dir, EXPORT_CHECK_MS: "1000", EXPORT_SINCE: yesterday });
 });
 
-test.afterAll(async () => {
+test.afterAll(async ({}, testInfo) => {
+  // What the server and its job said, when something here failed.
+  if (testInfo.errors.length || process.env.EXPORTS_SPEC_LOG) console.log(server?.output().slice(-6000));
   await server?.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -113,11 +127,11 @@ test.describe("GET /v1/exports", () => {
   });
 
   test("the camelCase variant, an ETag and 304", async () => {
-    const res = await fetch(`${server.baseURL}/v1/exports?dataset=trades`, { headers: { Accept: "application/vnd.markets.camel+json" } });
+    const res = await get(`${server.baseURL}/v1/exports?dataset=trades`, { headers: { Accept: "application/vnd.markets.camel+json" } });
     const body = await res.json();
     expect(body.exports[0]).toHaveProperty("writtenAt");
     const etag = res.headers.get("etag")!;
-    const again = await fetch(`${server.baseURL}/v1/exports?dataset=trades`, {
+    const again = await get(`${server.baseURL}/v1/exports?dataset=trades`, {
       headers: { Accept: "application/vnd.markets.camel+json", "If-None-Match": etag },
     });
     expect(again.status).toBe(304);
@@ -130,7 +144,7 @@ test.describe("GET /v1/exports", () => {
     ["?from=2026-02-02&to=2026-02-01", "from must not be after to"],
   ]) {
     test(`rejects ${query} with 400`, async () => {
-      const res = await fetch(`${server.baseURL}/v1/exports${query}`);
+      const res = await get(`${server.baseURL}/v1/exports${query}`);
       expect(res.status).toBe(400);
       expect((await res.json()).message).toContain(message);
     });
@@ -154,7 +168,7 @@ test.describe("the files hold what the API lists", () => {
       const listed: Row[] = [];
       let before: string | null = encodeTradeCursor({ us: BigInt(start + 86_400_000) * 1000n, id: "00000000-0000-0000-0000-000000000000" });
       while (before) {
-        const page = await (await fetch(`${server.baseURL}/v1/markets/${marketId}/trades?limit=100&before=${before}`)).json();
+        const page = await (await get(`${server.baseURL}/v1/markets/${marketId}/trades?limit=100&before=${before}`)).json();
         const inDay = page.trades.filter((t: Row) => Date.parse(t.executed_at) >= start);
         listed.push(...inDay);
         before = inDay.length === page.trades.length ? page.next_cursor : null;
@@ -184,7 +198,7 @@ test.describe("the files hold what the API lists", () => {
     for (const outcomeId of outcomes) {
       const file = byOutcome.get(outcomeId)!.sort((a, b) => Number(a.version - b.version));
       const marketId = file[0].market_id;
-      const res = await fetch(
+      const res = await get(
         `${server.baseURL}/v1/markets/${marketId}/orderbook/changes?outcomeId=${outcomeId}&fromVersion=${file[0].version}&limit=${file.length}`,
       );
       const { changes } = await res.json();
@@ -209,7 +223,7 @@ test.describe("the files hold what the API lists", () => {
     const entry = await entryOf("markets", today);
     const { rows } = await readParquet(entry.url);
     const byId = new Map(rows.map((r) => [r.id as string, r]));
-    const list = await (await fetch(`${server.baseURL}/v1/markets?limit=100`)).json();
+    const list = await (await get(`${server.baseURL}/v1/markets?limit=100`)).json();
     const written = Date.parse((await index(`?dataset=markets&from=${today}`))[0].written_at);
     const unchanged = list.markets.filter((m: Row) => Date.parse(m.updated_at) < written - 1000);
     expect(unchanged.length).toBeGreaterThan(10);
@@ -271,7 +285,7 @@ test.describe("a back-dated import", () => {
     const row = rows.find((r) => r.id === trade.id)!;
     sameDecimal(row.shares, trade.shares);
     // The old name is gone, the day's URL serves the new bytes.
-    const res = await fetch(`${server.baseURL}${after.url}`, { method: "HEAD" });
+    const res = await get(`${server.baseURL}${after.url}`, { method: "HEAD" });
     expect(res.headers.get("etag")).toBe(`"${after.sha256}"`);
   });
 });
@@ -279,7 +293,7 @@ test.describe("a back-dated import", () => {
 test.describe("GET /v1/exports/{dataset}/{day}.parquet (RFC 9110)", () => {
   test("a closed day: strong ETag, immutable, whole file equals its sha256", async () => {
     const e = await entryOf("candles_1m", yesterday);
-    const res = await fetch(`${server.baseURL}${e.url}`);
+    const res = await get(`${server.baseURL}${e.url}`);
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(res.headers.get("etag")).toBe(`"${e.sha256}"`);
@@ -292,14 +306,14 @@ test.describe("GET /v1/exports/{dataset}/{day}.parquet (RFC 9110)", () => {
 
   test("today's file is partial and cached briefly", async () => {
     const e = await entryOf("trades", today);
-    const res = await fetch(`${server.baseURL}${e.url}`, { method: "HEAD" });
+    const res = await get(`${server.baseURL}${e.url}`, { method: "HEAD" });
     expect(res.headers.get("cache-control")).toBe("public, max-age=60");
     expect(res.headers.get("export-status")).toBe("partial");
   });
 
   test("HEAD answers the headers of GET without a body", async () => {
     const e = await entryOf("trades", yesterday);
-    const res = await fetch(`${server.baseURL}${e.url}`, { method: "HEAD" });
+    const res = await get(`${server.baseURL}${e.url}`, { method: "HEAD" });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-length")).toBe(String(e.bytes));
     expect((await res.arrayBuffer()).byteLength).toBe(0);
@@ -307,34 +321,34 @@ test.describe("GET /v1/exports/{dataset}/{day}.parquet (RFC 9110)", () => {
 
   test("Range: 206 with Content-Range, suffix ranges, 416 past the end, If-Range, If-None-Match", async () => {
     const e = await entryOf("trades", yesterday);
-    const whole = Buffer.from(await (await fetch(`${server.baseURL}${e.url}`)).arrayBuffer());
+    const whole = Buffer.from(await (await get(`${server.baseURL}${e.url}`)).arrayBuffer());
     const url = `${server.baseURL}${e.url}`;
-    const part = await fetch(url, { headers: { Range: "bytes=4-103" } });
+    const part = await get(url, { headers: { Range: "bytes=4-103" } });
     expect(part.status).toBe(206);
     expect(part.headers.get("content-range")).toBe(`bytes 4-103/${e.bytes}`);
     expect(Buffer.from(await part.arrayBuffer()).equals(whole.subarray(4, 104))).toBe(true);
-    const tail = await fetch(url, { headers: { Range: "bytes=-8" } });
+    const tail = await get(url, { headers: { Range: "bytes=-8" } });
     expect(tail.status).toBe(206);
     expect(Buffer.from(await tail.arrayBuffer()).toString("latin1")).toBe(whole.subarray(e.bytes - 8).toString("latin1"));
-    const past = await fetch(url, { headers: { Range: `bytes=${e.bytes}-` } });
+    const past = await get(url, { headers: { Range: `bytes=${e.bytes}-` } });
     expect(past.status).toBe(416);
     expect(past.headers.get("content-range")).toBe(`bytes */${e.bytes}`);
-    const stale = await fetch(url, { headers: { Range: "bytes=0-9", "If-Range": '"not-it"' } });
+    const stale = await get(url, { headers: { Range: "bytes=0-9", "If-Range": '"not-it"' } });
     expect(stale.status).toBe(200);
     expect((await stale.arrayBuffer()).byteLength).toBe(e.bytes);
-    const current = await fetch(url, { headers: { Range: "bytes=0-9", "If-Range": `"${e.sha256}"` } });
+    const current = await get(url, { headers: { Range: "bytes=0-9", "If-Range": `"${e.sha256}"` } });
     expect(current.status).toBe(206);
     expect((await current.arrayBuffer()).byteLength).toBe(10);
-    const cached = await fetch(url, { headers: { "If-None-Match": `"${e.sha256}"` } });
+    const cached = await get(url, { headers: { "If-None-Match": `"${e.sha256}"` } });
     expect(cached.status).toBe(304);
   });
 
   test("bad names: 404 for an unknown dataset or day, 400 for a malformed day, in the API's error body", async () => {
-    const unknown = await fetch(`${server.baseURL}/v1/exports/orders/${yesterday}.parquet`);
+    const unknown = await get(`${server.baseURL}/v1/exports/orders/${yesterday}.parquet`);
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ statusCode: 404, error: "Not Found" });
-    expect((await fetch(`${server.baseURL}/v1/exports/trades/1999-01-01.parquet`)).status).toBe(404);
-    const bad = await fetch(`${server.baseURL}/v1/exports/trades/yesterday.parquet`);
+    expect((await get(`${server.baseURL}/v1/exports/trades/1999-01-01.parquet`)).status).toBe(404);
+    const bad = await get(`${server.baseURL}/v1/exports/trades/yesterday.parquet`);
     expect(bad.status).toBe(400);
     expect((await bad.json()).message).toEqual(["day must be a UTC day: YYYY-MM-DD.parquet"]);
   });
@@ -345,9 +359,9 @@ test.describe("GET /v1/exports/{dataset}/{day}.parquet (RFC 9110)", () => {
     fs.writeFileSync(path.join(dir, ".tmp", `trades-1999-01-02-1-1.parquet`), "PAR1 half");
     fs.mkdirSync(path.join(dir, "trades"), { recursive: true });
     fs.writeFileSync(path.join(dir, "trades", "1999-01-02.0000000000000000.parquet"), "PAR1 half");
-    expect((await fetch(`${server.baseURL}/v1/exports/trades/1999-01-02.parquet`)).status).toBe(404);
+    expect((await get(`${server.baseURL}/v1/exports/trades/1999-01-02.parquet`)).status).toBe(404);
     for (const e of await index()) {
-      const res = await fetch(`${server.baseURL}${e.url}`);
+      const res = await get(`${server.baseURL}${e.url}`);
       const body = Buffer.from(await res.arrayBuffer());
       expect(`"${createHash("sha256").update(body).digest("hex")}"`).toBe(res.headers.get("etag"));
     }
