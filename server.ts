@@ -19,6 +19,8 @@ import { cacheInvalidation } from "./lib/markets/reads/invalidation";
 import { getTrades } from "./lib/markets/reads/trades";
 import { listIndex } from "./lib/markets/list-index";
 import { startBookLogSweeper } from "./lib/markets/book-log-sweeper";
+import { exportByteLimit } from "./lib/exports/byte-limit";
+import { startExportJob } from "./lib/exports/scheduler";
 import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
 import { isErrorOf } from "./lib/process-state";
 import { attachRealtime } from "./lib/realtime/server";
@@ -100,6 +102,9 @@ async function main() {
     WARM_UP_RENDERS,
     WARM_UP_ITEMS_PERCENT,
     WARM_UP_DEADLINE_MS,
+    EXPORT_JOB,
+    EXPORT_RATE_LIMIT_MBPS,
+    EXPORT_RATE_LIMIT_BURST_MB,
   } = config();
   // Checked before anything starts, so that a bad value is not found after seeding and building.
   const rateLimit = rateLimitConfig();
@@ -151,6 +156,10 @@ async function main() {
 
   // Malformed URLs, unknown methods and /v1 paths that are not the API's answer here; /v1 is rate limited.
   const guard = frontDoor({ rateLimit, trustProxy });
+  // The export files are rate limited by bytes too (lib/exports/byte-limit.ts).
+  const exportBytes = rateLimit
+    ? exportByteLimit({ bytesPerS: EXPORT_RATE_LIMIT_MBPS * 1e6, burstBytes: EXPORT_RATE_LIMIT_BURST_MB * 1e6, trustProxy, maxKeys: rateLimit.maxKeys })
+    : null;
   // The list and market pages from memory while nothing they show changed (lib/pages/page-cache.ts).
   const pages = CACHE && PAGE_CACHE ? pageCache(render) : null;
   // /v1 and the probes (/healthz, /readyz) from their route modules without Next's request pipeline
@@ -160,6 +169,7 @@ async function main() {
   const server = http.createServer((req, res) => {
     if (LOG_REQUESTS) logRequest(req, res);
     if (guard(req, res)) return;
+    if (exportBytes?.(req, res)) return;
     if (api(req, res)) return;
     if (statics(req, res)) return;
     if (answerUnavailablePage(req, res)) return;
@@ -194,6 +204,8 @@ async function main() {
   await changes.start();
   started.push({ what: "the trending sweeper", stop: startTrendingSweeper(sql) });
   started.push({ what: "the book log sweeper", stop: startBookLogSweeper(sql) });
+  // The daily Parquet exports, written by a child process at low priority (docs/api.md "Exports").
+  if (EXPORT_JOB) started.push({ what: "the export job", stop: startExportJob() });
   if (args.has("--simulate") || SIMULATE) {
     const { startSimulator } = await import("./lib/simulator/simulator");
     started.push({ what: "the simulator", stop: startSimulator(sql, { log }) });

@@ -184,6 +184,26 @@ export const VARIABLES = {
   // the record of past books (migration 0011; docs/api.md "Past books")
   BOOK_LOG_RETENTION_DAYS: int("Days of past books kept: older days of the book log are dropped whole.", 30, 1, 3650),
   BOOK_LOG_SWEEP_MS: ms("How often each instance creates the book log's coming days and drops expired ones.", 3_600_000, 1000),
+  // daily Parquet exports (docs/api.md "Exports"; docs/deploy.md "Exports")
+  EXPORT_DIR: text(
+    "Where the export job writes the daily Parquet files and their index.json, served under /v1/exports (one directory per instance, or one writer: EXPORT_JOB).",
+    path.join(process.cwd(), ".data", "exports"),
+    ".data/exports",
+  ),
+  EXPORT_JOB: flag("Run the export job in this instance (a child process at low priority). Off: only serve what EXPORT_DIR holds.", true),
+  EXPORT_CHECK_MS: ms("How often the export job looks for days to write.", 60_000, 1000),
+  EXPORT_PARTIAL_MINUTES: int("The current UTC day's files are written again at most this often, minutes.", 15, 1, 1440),
+  EXPORT_SINCE: {
+    schema: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional(),
+    type: "a day, YYYY-MM-DD",
+    fallback: "(the first trade's day)",
+    description: "The first UTC day the export job writes.",
+  },
+  EXPORT_RATE_LIMIT_MBPS: num("Export file bytes per second per client, sustained, MB (with RATE_LIMIT).", 20, "> 0"),
+  EXPORT_RATE_LIMIT_BURST_MB: num("Export file bytes a client may download at once, MB.", 200, "> 0"),
   REALTIME_PUSH_BOOK: flag("An orderbook signal for one outcome carries its book.", true),
   REALTIME_COALESCE_MS: ms("At most one signal per channel per this many ms (the last change always gets one).", 150),
   REALTIME_HEARTBEAT_MS: ms("The LISTEN connection pings itself this often; silent for three pings, it reconnects.", 5000, 1),

@@ -62,6 +62,8 @@ process.env.WARM_UP_PAGES ??= "0"; // a test starts many servers; e2e/api/server
 process.env.LOG_REQUESTS ??= "0";
 // Specs fire thousands of /v1 requests from one address; the rate limit has its own spec (e2e/api/rate-limit.spec.ts).
 process.env.RATE_LIMIT ??= "off";
+// The export job writes every day of the seed; e2e/api/exports.spec.ts starts an instance of its own that runs it.
+process.env.EXPORT_JOB ??= "off";
 process.env.CACHE_CHECK_JSON ??= "on";
 if (process.env.TEST_DEV === "1") process.argv.push("--dev");
 // connect() above read the configuration before these were set: server.ts must read it again.

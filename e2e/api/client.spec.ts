@@ -79,6 +79,7 @@ test("every operation of the document, in both shapes, answers what the server s
     getCandles: { path: { id: m.id }, query: { outcomeId, interval: "1h" } },
     getCandlesBySlug: { path: { slug: m.slug }, query: { outcomeId, interval: "1h" } },
     getCandlesBatch: { query: { outcomeIds, interval: "1h" } },
+    listExports: { query: { dataset: "trades" } },
   };
   expect(Object.keys(calls).sort()).toEqual(Object.keys(generated).sort());
   const client = api();

@@ -27,9 +27,10 @@ const PATHS = [
   "/v1/markets/{id}/candles",
   "/v1/markets/slug/{slug}/candles",
   "/v1/candles",
+  "/v1/exports",
 ];
 /** Never "not found" as a whole: the list, and the batches (an unknown id is reported in its item). */
-const NO_404 = ["/v1/markets", "/v1/orderbooks", "/v1/prices-history", "/v1/candles"];
+const NO_404 = ["/v1/markets", "/v1/orderbooks", "/v1/prices-history", "/v1/candles", "/v1/exports"];
 
 type Doc = { openapi: string; paths: Record<string, { get: any }>; components: { schemas: Record<string, unknown> } };
 

@@ -24,6 +24,7 @@ function spawnServer(env: Record<string, string | undefined>, { args = [] as str
     WARM_UP_PAGES: "0",
     NEXT_TELEMETRY_DISABLED: "1",
     RATE_LIMIT: "off",
+    EXPORT_JOB: "off", // the exports spec starts its own instance with the job on
     ...env,
   };
   for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];

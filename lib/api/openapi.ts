@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from "zod-openapi";
 import { Json } from "@/lib/cache/representation";
+import { type camelExportIndex, exportIndex, exportIndexQuery } from "@/lib/exports/names";
 import { CACHE_POLICIES, type CachePolicy } from "./route";
 import {
   CANDLE_LIMIT,
@@ -284,6 +285,36 @@ function batchOperation(
   };
 }
 
+// ---------------------------------------------------------------- exports (docs/api.md "Exports")
+
+const camelExportIndexSchema = z.object({
+  exports: z.array(exportIndex.shape.exports.element.omit({ written_at: true }).extend({ writtenAt: z.string() })),
+}) satisfies z.ZodType<ReturnType<typeof camelExportIndex>>;
+
+const exportOperations = {
+  "/v1/exports": {
+    get: {
+      operationId: "listExports",
+      tags: ["Exports"],
+      summary: "Index of the daily Parquet exports",
+      description:
+        "Every file written, by day then dataset: its rows, bytes, SHA-256 (also its ETag), URL, and whether the day is " +
+        "complete (closed, immutable) or partial (the current UTC day, written again every few minutes). Optional filters " +
+        "`dataset`, `from`, `to` (days, inclusive); any other parameter is rejected with 400. Each `url` " +
+        "(`/v1/exports/{dataset}/{day}.parquet`) is the file itself, not JSON and so not an operation of this document: " +
+        '`application/vnd.apache.parquet`, ZSTD, schemas in the API docs ("Exports"); a strong ETag (the sha256), Range ' +
+        "(206, 416), If-Range, If-None-Match (304) and HEAD per RFC 9110; a closed day `public, max-age=31536000, immutable`, " +
+        "the current day `public, max-age=60`; rate limited by bytes as well as requests.",
+      requestParams: { query: exportIndexQuery, header: conditionalHeader },
+      responses: {
+        ...ok("The index.", "list", exportIndex, camelExportIndexSchema),
+        "400": error("An unknown parameter, an unknown dataset, a malformed day, or from after to."),
+        "500": internal,
+      },
+    },
+  },
+} satisfies Record<string, { get: ZodOpenApiOperationObject }>;
+
 function buildDocument() {
   return createDocument({
     openapi: "3.1.0",
@@ -320,6 +351,7 @@ function buildDocument() {
       { name: "Price history", description: "Bucketed last-trade prices of one outcome." },
       { name: "Trades", description: "The trade tape of a market or one outcome." },
       { name: "Candles", description: "OHLCV candles of one outcome, or of up to 50 at once." },
+      { name: "Exports", description: "Daily Apache Parquet files of trades, book changes, 1-minute candles and markets." },
     ],
     paths: {
       "/v1/markets": {
@@ -369,6 +401,7 @@ function buildDocument() {
       "/v1/candles": {
         get: batchOperation("getCandlesBatch", "Candles", "Candles", candlesBatchQuery, "history", candlesBatchSchema, camelCandlesBatchSchema),
       },
+      ...exportOperations,
     },
   });
 }

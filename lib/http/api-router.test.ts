@@ -71,7 +71,30 @@ describe("which requests the router answers", () => {
   // One answers with a promise, one without (as app/healthz does): Next takes both.
   const ok = () => Response.json({ ok: true }, { headers: { "Cache-Control": "no-store" } });
   const okLater = async () => ok();
+  // A file: a stream of its own length, counted as it is pulled (HEAD must not pull it).
+  let pulled = 0;
+  const fileAnswer = () => {
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(c) {
+          pulled++;
+          c.enqueue(new Uint8Array(3000).fill(7));
+          c.close();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    return Promise.resolve(new Response(body, { headers: { "Content-Type": "application/vnd.apache.parquet", "Content-Length": "3000" } }));
+  };
   const routes = [
+    {
+      folder: "v1/file",
+      segments: [
+        { kind: "static" as const, value: "v1" },
+        { kind: "static" as const, value: "file" },
+      ],
+      module: { GET: fileAnswer },
+    },
     {
       folder: "v1/[[...path]]",
       segments: [
@@ -113,6 +136,20 @@ describe("which requests the router answers", () => {
 
   it.each(["/", "/healthzx", "/v10", "/readyz", "/markets/healthz", "http://127.0.0.1/healthz"])("leaves %s to Next", async (p) => {
     expect((await ask(p)).status).toBe(404);
+  });
+
+  it("streams a body that is not JSON as the handler sized it, never gzipped, and HEAD leaves it unread", async () => {
+    pulled = 0;
+    const get = await ask("/v1/file");
+    expect(get.status).toBe(200);
+    expect(get.body.length).toBe(3000);
+    expect(get.headers["content-length"]).toBe("3000");
+    expect(get.headers["content-encoding"]).toBeUndefined();
+    const before = pulled;
+    const head = await ask("/v1/file", "HEAD");
+    expect(head.headers["content-length"]).toBe("3000");
+    expect(head.body).toBe("");
+    expect(pulled).toBe(before);
   });
 
   it("answers HEAD from GET without the body, and leaves a method no module exports", async () => {

@@ -11,6 +11,9 @@ import "server-only";
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
@@ -130,6 +133,28 @@ function withVary(headers: Record<string, string>) {
   headers.vary = vary ? (/\baccept-encoding\b/i.test(vary) ? vary : `${vary}, Accept-Encoding`) : "Accept-Encoding";
 }
 
+/** A body that is not JSON or text (an export's Parquet bytes): streamed as the handler sized it, never read into memory. */
+const isFile = (response: Response) => response.body !== null && !/json|text/.test(response.headers.get("content-type") ?? "");
+
+async function sendFile(req: IncomingMessage, res: ServerResponse, response: Response) {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  withVary(headers);
+  res.writeHead(response.status, headers);
+  const body = response.body as WebReadableStream<Uint8Array>;
+  if (req.method === "HEAD") {
+    await body.cancel();
+    res.end();
+    return;
+  }
+  // A client that goes away midway is not a failure of the server.
+  await pipeline(Readable.fromWeb(body), res).catch((err) => {
+    if (!res.destroyed && (err as NodeJS.ErrnoException).code !== "ERR_STREAM_PREMATURE_CLOSE") throw err;
+  });
+}
+
 /** A Response (a handler that is not the route wrapper's: the probes, a preflight) as a Reply. */
 async function replyOfResponse(response: Response): Promise<Reply> {
   return { status: response.status, headers: response.headers, body: response.body ? Buffer.from(await response.arrayBuffer()) : null };
@@ -193,7 +218,9 @@ export function apiRouter(routes: ApiRoute[]) {
       const { reply } = handler;
       const answered = reply
         ? reply(request, ctx).then((r) => send(req, res, r))
-        : Promise.resolve(handler(request, ctx)).then(async (response) => send(req, res, await replyOfResponse(response)));
+        : Promise.resolve(handler(request, ctx)).then((response) =>
+            isFile(response) ? sendFile(req, res, response) : replyOfResponse(response).then((r) => send(req, res, r)),
+          );
       answered.catch((err) => fail(req, res, err));
     } catch (err) {
       fail(req, res, err);

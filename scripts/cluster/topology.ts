@@ -300,6 +300,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         DATABASE_URL: primaryUrl,
         DATABASE_REPLICA_URLS: replicaUrl,
         SKIP_SEED: "1", // seeded above, once
+        EXPORT_JOB: process.env.EXPORT_JOB ?? "off", // one writer per EXPORT_DIR (docs/deploy.md "Exports"); off unless asked
         SIMULATE: options.simulate && i === 1 ? "1" : "0",
         INSTANCE_NAME: name, // Socket.IO session ids start with it: HAProxy routes a session by its sid
         WARM_UP_PAGES: process.env.WARM_UP_PAGES ?? "0", // its tests restart instances often; a deploy keeps the default

@@ -1871,3 +1871,53 @@ export type GetCandlesBatchResponses = {
 };
 
 export type GetCandlesBatchResponse = GetCandlesBatchResponses[keyof GetCandlesBatchResponses];
+
+export type ListExportsData = {
+    body?: never;
+    headers?: {
+        /**
+         * An ETag from an earlier response: 304 when it is still current.
+         */
+        'If-None-Match'?: string;
+    };
+    path?: never;
+    query?: {
+        dataset?: 'trades' | 'book_changes' | 'candles_1m' | 'markets';
+        from?: string;
+        to?: string;
+    };
+    url: '/v1/exports';
+};
+
+export type ListExportsErrors = {
+    /**
+     * An unknown parameter, an unknown dataset, a malformed day, or from after to.
+     */
+    400: ErrorBody;
+    /**
+     * Unexpected failure; the body never carries details.
+     */
+    500: ErrorBody;
+};
+
+export type ListExportsError = ListExportsErrors[keyof ListExportsErrors];
+
+export type ListExportsResponses = {
+    /**
+     * The index.
+     */
+    200: {
+        exports: Array<{
+            dataset: 'trades' | 'book_changes' | 'candles_1m' | 'markets';
+            day: string;
+            status: 'complete' | 'partial';
+            rows: number;
+            bytes: number;
+            sha256: string;
+            url: string;
+            writtenAt: string;
+        }>;
+    };
+};
+
+export type ListExportsResponse = ListExportsResponses[keyof ListExportsResponses];

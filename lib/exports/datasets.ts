@@ -1,0 +1,183 @@
+// The four daily datasets (docs/api.md "Exports"): for each, what PostgreSQL hands over for one UTC day
+// (CSV from COPY, or JSON lines for the markets snapshot, which goes through the API's own URL rule) and
+// the Parquet schema DuckDB writes it as. The column lists here are the documented schemas: change one
+// and docs/api.md "Exports" changes with it. Names, days and paths are checked in ./names.ts.
+import type { ExportDataset } from "./names";
+
+/** A day as [start, end) instants in UTC, the literals COPY takes (COPY has no bind parameters). */
+export interface DayRange {
+  day: string;
+  start: string;
+  end: string;
+}
+
+export function dayRange(day: string): DayRange {
+  const start = new Date(`${day}T00:00:00Z`);
+  const end = new Date(start.getTime() + 86_400_000);
+  return { day, start: start.toISOString(), end: end.toISOString() };
+}
+
+/** One Parquet column: its name, the DuckDB type of the file, and how the source text becomes it. */
+interface Column {
+  name: string;
+  /** The type in the Parquet file, as DuckDB names it. */
+  type: string;
+  /** The type the source text is read as (VARCHAR for what `select` converts). */
+  source?: string;
+  /** The expression over the source columns (default: the column itself). */
+  select?: string;
+}
+
+export interface DatasetSpec {
+  name: ExportDataset;
+  /** What one row is and in which order the rows are, for the docs and the index. */
+  rows: string;
+  columns: Column[];
+  /** csv: a COPY statement of this day; json: JSON lines written by ./markets-snapshot.ts. */
+  source: "csv" | "json";
+  /** The COPY … TO STDOUT of one day (csv sources). The literals come from dayRange, never from input. */
+  copy?: (r: DayRange) => string;
+}
+
+const UUID = "UUID";
+/**
+ * Quantities: 18 digits, an INT64 in the file. The database allows more (numeric(30,6)); a value past 10^12
+ * shares would fail its day's export rather than be rounded. DECIMAL(30,6) (fixed 13-byte values) cost DuckDB
+ * four times the CPU of the whole rest of a trades file, measured on 200,000 rows.
+ */
+const SHARES = "DECIMAL(18,6)";
+const TS = "TIMESTAMPTZ";
+/** A list of book levels from the log's text ("b 0.500 12.00,a 0.510 0.00"), one side, in the stored (served) order. */
+const levels = (column: "bids" | "asks") =>
+  `[{'price': s[2]::DECIMAL(18,3), 'shares': s[3]::DECIMAL(18,2)} FOR s IN list_transform(string_split(${column}, ','), x -> string_split(x, ' ')) IF s[1] = '${column[0]}']`;
+const LEVELS = "STRUCT(price DECIMAL(18,3), shares DECIMAL(18,2))[]";
+
+export const DATASETS: Record<ExportDataset, DatasetSpec> = {
+  trades: {
+    name: "trades",
+    rows: "one row per trade executed that day, ordered by executed_at, then id (the tape's order)",
+    source: "csv",
+    columns: [
+      { name: "id", type: UUID },
+      { name: "market_id", type: UUID },
+      { name: "outcome_id", type: UUID },
+      { name: "price", type: "DECIMAL(4,3)" },
+      { name: "shares", type: SHARES },
+      { name: "notional", type: SHARES },
+      { name: "executed_at", type: TS },
+      { name: "maker_id", type: UUID },
+      { name: "maker_username", type: "VARCHAR" },
+      { name: "taker_id", type: UUID },
+      { name: "taker_username", type: "VARCHAR" },
+    ],
+    copy: (r) => `
+      SELECT t.id, t.market_id, t.outcome_id, t.price, t.shares, round(t.price * t.shares, 6), t.executed_at,
+             mk.id, mk.username, tk.id, tk.username
+        FROM trades t
+        LEFT JOIN users mk ON mk.id = t.maker_user_id
+        LEFT JOIN users tk ON tk.id = t.taker_user_id
+       WHERE t.executed_at >= '${r.start}' AND t.executed_at < '${r.end}'
+       ORDER BY t.executed_at, t.id`,
+  },
+  book_changes: {
+    name: "book_changes",
+    rows: "one row per book version made that day (the book log), ordered by at, then outcome_id and version",
+    source: "csv",
+    columns: [
+      { name: "outcome_id", type: UUID },
+      { name: "market_id", type: UUID },
+      { name: "version", type: "BIGINT" },
+      { name: "at", type: TS },
+      { name: "replace", type: "BOOLEAN" },
+      { name: "bids", type: LEVELS, source: "VARCHAR", select: levels("bids") },
+      { name: "asks", type: LEVELS, source: "VARCHAR", select: levels("asks") },
+    ],
+    // The levels text twice: DuckDB splits it into the two sides.
+    copy: (r) => `
+      SELECT c.outcome_id, o.market_id, c.version, c.at, c.replace, c.levels, c.levels
+        FROM book_changes c
+        LEFT JOIN outcomes o ON o.id = c.outcome_id
+       WHERE c.at >= '${r.start}' AND c.at < '${r.end}'
+       ORDER BY c.at, c.outcome_id, c.version`,
+  },
+  candles_1m: {
+    name: "candles_1m",
+    rows: "one row per outcome and minute with trades that day, ordered by start, then outcome_id",
+    source: "csv",
+    columns: [
+      { name: "outcome_id", type: UUID },
+      { name: "market_id", type: UUID },
+      { name: "start", type: TS },
+      { name: "open", type: "DECIMAL(4,3)" },
+      { name: "high", type: "DECIMAL(4,3)" },
+      { name: "low", type: "DECIMAL(4,3)" },
+      { name: "close", type: "DECIMAL(4,3)" },
+      { name: "volume", type: SHARES },
+      { name: "notional", type: "DECIMAL(18,9)" },
+      { name: "trades", type: "INTEGER" },
+    ],
+    // The day's trades aggregated as the candles of migration 0009 are (open and close by executed_at, id):
+    // one walk of the day on trades_time_idx rather than a scan of every stored candle for its minutes.
+    copy: (r) => `
+      SELECT outcome_id, market_id, bucket, p[1], high, low, p[n], volume, notional, n
+        FROM (SELECT outcome_id, market_id, date_bin('1 minute', executed_at, timestamptz 'epoch') AS bucket,
+                     array_agg(price ORDER BY executed_at, id) AS p, max(price) AS high, min(price) AS low,
+                     sum(shares) AS volume, sum(price * shares) AS notional, count(*)::int AS n
+                FROM trades
+               WHERE executed_at >= '${r.start}' AND executed_at < '${r.end}'
+               GROUP BY 1, 2, 3) a
+       ORDER BY bucket, outcome_id`,
+  },
+  markets: {
+    name: "markets",
+    rows: "one row per market created before the day's end, with its outcomes, ordered by id",
+    source: "json",
+    columns: [
+      { name: "id", type: UUID },
+      { name: "slug", type: "VARCHAR" },
+      { name: "question", type: "VARCHAR" },
+      { name: "description", type: "VARCHAR" },
+      { name: "category", type: "VARCHAR" },
+      { name: "sub_category", type: "VARCHAR" },
+      { name: "type", type: "VARCHAR" },
+      { name: "status", type: "VARCHAR" },
+      { name: "trading_starts_at", type: TS },
+      { name: "trading_ends_at", type: TS },
+      { name: "resolution_date", type: TS },
+      { name: "winning_outcome_id", type: UUID },
+      { name: "resolved_at", type: TS },
+      { name: "settled_at", type: TS },
+      { name: "resolved_by", type: "VARCHAR" },
+      { name: "resolution_source", type: "VARCHAR" },
+      { name: "resolution_note", type: "VARCHAR" },
+      { name: "platform_fee", type: "DECIMAL(7,6)" },
+      { name: "spread", type: "INTEGER" },
+      { name: "total_volume", type: "DECIMAL(30,6)" },
+      { name: "image_url", type: "VARCHAR" },
+      { name: "video_url", type: "VARCHAR" },
+      { name: "video_poster_url", type: "VARCHAR" },
+      { name: "video_source_url", type: "VARCHAR" },
+      { name: "video_provider", type: "VARCHAR" },
+      { name: "video_status", type: "VARCHAR" },
+      { name: "external_source", type: "VARCHAR" },
+      { name: "tags", type: "VARCHAR[]" },
+      { name: "comments_count", type: "INTEGER" },
+      { name: "views", type: "INTEGER" },
+      { name: "verified", type: "BOOLEAN" },
+      { name: "featured", type: "BOOLEAN" },
+      { name: "created_at", type: TS },
+      { name: "updated_at", type: TS },
+      {
+        name: "outcomes",
+        type: "STRUCT(id UUID, name VARCHAR, side VARCHAR, index INTEGER, probability DECIMAL(5,2), description VARCHAR, image_url VARCHAR, color VARCHAR, question_id VARCHAR, condition_id VARCHAR, position_id VARCHAR, payout_wei VARCHAR, created_at TIMESTAMPTZ, updated_at TIMESTAMPTZ)[]",
+      },
+    ],
+  },
+};
+
+/** read_csv's columns (the source types) and the SELECT list that makes the file's columns. */
+export function duckColumns(spec: DatasetSpec): { columns: string; select: string } {
+  const columns = spec.columns.map((c) => `'${c.name}': '${c.source ?? c.type}'`).join(", ");
+  const select = spec.columns.map((c) => (c.select ? `${c.select} AS "${c.name}"` : `"${c.name}"`)).join(", ");
+  return { columns: `{${columns}}`, select };
+}
