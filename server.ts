@@ -34,9 +34,12 @@ import { warmUp, warmUpPaths } from "./lib/pages/warm-up";
 import { warmUpListItems } from "./lib/markets/reads/lists/item-warm-up";
 import { rateLimitConfig, trustedProxies } from "./lib/http/rate-limit";
 import { logRequest } from "./lib/http/request-log";
+import { startDraining } from "./lib/http/draining";
 import { answerUnavailablePage } from "./lib/pages/unavailable-page";
 
 const args = new Set(process.argv.slice(2));
+/** The port is open: a stop drains first (SIGTERM). */
+let listening = false;
 const dev = args.has("--dev");
 
 function log(message: string) {
@@ -105,6 +108,7 @@ async function main() {
     EXPORT_JOB,
     EXPORT_RATE_LIMIT_MBPS,
     EXPORT_RATE_LIMIT_BURST_MB,
+    SHUTDOWN_GRACE_MS,
   } = config();
   // Checked before anything starts, so that a bad value is not found after seeding and building.
   const rateLimit = rateLimitConfig();
@@ -200,7 +204,9 @@ async function main() {
     bookVersionsFor: (slug) => getBookVersions({ slug }),
     tapeFor: (slug, after, limit) => getTrades({ slug, after: after ?? undefined, limit }),
   });
-  started.push({ what: "the push channels", stop: closeRealtime });
+  let realtimeClosed: Promise<unknown> | undefined;
+  const closePush = () => (realtimeClosed ??= closeRealtime());
+  started.push({ what: "the push channels", stop: closePush });
   await changes.start();
   started.push({ what: "the trending sweeper", stop: startTrendingSweeper(sql) });
   started.push({ what: "the book log sweeper", stop: startBookLogSweeper(sql) });
@@ -228,10 +234,15 @@ async function main() {
 
   await staticsReady;
   await listen(server, port, hostname);
+  listening = true;
   started.push({
     what: "the http server",
-    stop: () => {
-      server.close();
+    // Sockets are closed first, so their clients reconnect to another instance; closing the push channels
+    // also closes the server, which stops taking connections, closes idle ones and waits for the requests
+    // in flight; past SHUTDOWN_GRACE_MS what is left is cut.
+    stop: async () => {
+      const grace = new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref());
+      await Promise.race([Promise.all([closePush(), new Promise((r) => server.close(r))]), grace]);
       server.closeAllConnections();
     },
   });
@@ -239,16 +250,23 @@ async function main() {
 }
 
 let stopping = false;
-const shutdown = async (signal: string) => {
+/** SIGTERM drains first (lib/http/draining.ts): out of the load balancer's rotation, then the stop. SIGINT (Ctrl-C) stops at once. */
+const shutdown = async (signal: string, drain: boolean) => {
   if (stopping) return;
   stopping = true;
-  log(`${signal}: shutting down`);
-  setTimeout(() => process.exit(1), 10_000).unref();
+  const { SHUTDOWN_DRAIN_MS, SHUTDOWN_GRACE_MS } = config();
+  const drainMs = drain && !dev && listening ? SHUTDOWN_DRAIN_MS : 0;
+  log(`${signal}: shutting down${drainMs ? ` (draining ${drainMs} ms: /readyz answers 503)` : ""}`);
+  setTimeout(() => process.exit(1), drainMs + SHUTDOWN_GRACE_MS + 10_000).unref();
+  if (drainMs) {
+    startDraining();
+    await new Promise((r) => setTimeout(r, drainMs));
+  }
   await stopAll();
   process.exit(0);
 };
-process.on("SIGINT", () => void shutdown("SIGINT"));
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT", false));
+process.on("SIGTERM", () => void shutdown("SIGTERM", true));
 
 main().catch(async (err) => {
   if (stopping) return;

@@ -13,5 +13,7 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 600_000,
     sequence: { concurrent: false },
+    // Each file starts a cluster of its own: one at a time.
+    fileParallelism: false,
   },
 });

@@ -135,6 +135,11 @@ export const VARIABLES = {
     100,
   ),
   WARM_UP_DEADLINE_MS: ms("The warm-up stops asking for pages, and for list items, after this long (each).", 20_000),
+  SHUTDOWN_DRAIN_MS: ms(
+    'On SIGTERM, /readyz answers 503 "draining" this long before the server stops taking connections, while it still answers everything: a load balancer that checks every second and takes an instance out after two failures (docs/deploy.md) has stopped sending by then. 0: stop at once.',
+    3000,
+  ),
+  SHUTDOWN_GRACE_MS: ms("After the drain, requests in flight get this long to finish before their connections are closed.", 10_000),
   // database
   DATABASE_URL: optionalUrl("The PostgreSQL to use; unset: the embedded cluster in EMBEDDED_PG_DIR is started."),
   EMBEDDED_PG_DIR: text("Data directory of the embedded PostgreSQL.", path.join(process.cwd(), ".data", "pg"), ".data/pg"),
@@ -168,6 +173,10 @@ export const VARIABLES = {
   ),
   CACHE_CHECK_JSON: flag("Tests: check that every answer the cache keeps as JSON text is JSON data (a Date or a Map in one fails its read).", false),
   CACHE_STALE_IF_ERROR_S: int("How long an invalidated answer may be served while the database is away, seconds.", 300, 0),
+  CACHE_UNHEARD_MS: ms(
+    "While the change stream is not heard (the primary unreachable, or its LISTEN connection down), an answer loaded meanwhile is served from memory at most this long after its load began, and concurrent reads share one load; nothing announces a change then. 0: every read loads.",
+    1000,
+  ),
   PAGE_CACHE: flag("Keep rendered list and market pages in the response cache, dropped with what they show (needs CACHE; off: every view renders).", true),
   // rate limit of /v1
   RATE_LIMIT: flag("The per-client rate limit of /v1.", true),

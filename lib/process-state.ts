@@ -21,6 +21,7 @@ import "server-only";
  * - requestScope: what our code keeps for the request in progress (lib/request-scope.ts): the cache status of a /v1 answer
  *   (the cache reports into it, the /v1 wrapper reads it), what a page render read (server.ts opens it around
  *   Next's handler, the pages' reads fill it) and the response of an HTML document (a page sets its status).
+ * - draining: the instance is shutting down (lib/http/draining.ts): server.ts sets it on SIGTERM, /readyz (a route module) answers it.
  * - clockReading: told of each clock reading a page shows (lib/ui/clock.ts): set by lib/cache/render-record.ts, read by
  *   the display helpers, which run in the browser too and so cannot import this module (they read the registry by its key).
  */
@@ -35,7 +36,8 @@ export type SharedKey =
   | "listPages"
   | "jsonShapes"
   | "requestScope"
-  | "clockReading";
+  | "clockReading"
+  | "draining";
 
 // One symbol for the whole registry: Symbol.for gives every bundle the same one (lib/ui/clock.ts spells it too).
 const STATE = Symbol.for("markets.process-state");

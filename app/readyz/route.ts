@@ -1,9 +1,14 @@
-// GET /readyz – readiness for load balancers: the database answers and every migration is applied.
-// 503 with the reasons otherwise, so an instance is taken out of rotation instead of serving 500s.
+// GET /readyz – readiness for load balancers: this instance can serve reads. That is the primary answering
+// with every migration applied, or, while the primary cannot be reached, a streaming replica that is up
+// (docs/api.md "Reads without the primary"). 503 with the reasons otherwise, so an instance is taken out
+// of rotation instead of serving 500s; 503 "draining" once the instance is shutting down. `primary` reports
+// the writer either way.
 import { breaker, withTimeout } from "@/lib/db/breaker";
-import { db } from "@/lib/db/client";
+import { db, replicaStates, replicaUp } from "@/lib/db/client";
 import { isConnectionFailure } from "@/lib/db/errors";
 import { pendingMigrations } from "@/lib/db/migrate";
+import { config } from "@/lib/config";
+import { isDraining } from "@/lib/http/draining";
 
 export const dynamic = "force-dynamic";
 
@@ -11,10 +16,14 @@ export const dynamic = "force-dynamic";
 const CHECK_TIMEOUT_MS = 2000;
 
 export async function GET() {
+  // Shutting down: out of rotation first, while every request still sent here is answered (lib/http/draining.ts).
+  if (isDraining()) return Response.json({ status: "draining" }, { status: 503, headers: { "Cache-Control": "no-store", "Retry-After": "1" } });
   const reasons: string[] = [];
   const b = breaker();
+  let primary: "up" | "unreachable" = "up";
+  let failure = "connection failed";
   // While the breaker is open the answer is known: no connect attempt, no wait.
-  if (b.isOpen) reasons.push("database unreachable: connection failed");
+  if (b.isOpen) primary = "unreachable";
   else {
     try {
       const sql = db();
@@ -23,12 +32,17 @@ export async function GET() {
       if (pending.length) reasons.push(`pending migrations: ${pending.join(", ")}`);
     } catch (err) {
       if (isConnectionFailure(err)) b.trip(err);
+      primary = "unreachable";
       // The reason names the failing check, never a connection string.
-      reasons.push(`database unreachable: ${err instanceof Error && /within/.test(err.message) ? err.message : "connection failed"}`);
+      if (err instanceof Error && /within/.test(err.message)) failure = err.message;
     }
   }
+  if (primary === "unreachable" && !replicaUp()) reasons.push(`database unreachable: ${failure}`);
+  const replicas = config().DATABASE_REPLICA_URLS.length
+    ? { replicas: { up: replicaStates().filter((r) => r.up).length, total: config().DATABASE_REPLICA_URLS.length } }
+    : {};
   const ready = reasons.length === 0;
-  return Response.json(ready ? { status: "ready" } : { status: "unavailable", reasons }, {
+  return Response.json(ready ? { status: "ready", primary, ...replicas } : { status: "unavailable", reasons, primary, ...replicas }, {
     status: ready ? 200 : 503,
     headers: { "Cache-Control": "no-store", ...(ready ? {} : { "Retry-After": String(b.retryAfterS) }) },
   });

@@ -14,7 +14,7 @@ test("GET /healthz – 200 {status: ok}, never cached", async ({ request }) => {
 test("GET /readyz – 200 when the database answers and every migration is applied", async ({ request, sql }) => {
   const res = await request.get("/readyz");
   expect(res.status()).toBe(200);
-  expect(await res.json()).toEqual({ status: "ready" });
+  expect(await res.json()).toEqual({ status: "ready", primary: "up" });
   expect(res.headers()["cache-control"]).toBe("no-store");
   // Independently: the migration files on disk are all recorded in the test database.
   const { migrationFiles } = await import("../../lib/db/migrate");

@@ -8,6 +8,7 @@ export interface Sample {
   status: number;
   ms: number;
   retryAfter: string | null;
+  contentType: string | null;
   body: string;
 }
 
@@ -27,16 +28,18 @@ export function startLoad(baseURL: string, paths: string[], { connections = 4, p
       const t0 = Date.now();
       let status = 0;
       let retryAfter: string | null = null;
+      let contentType: string | null = null;
       let body = "";
       try {
         const r = await fetch(baseURL + path, { signal: AbortSignal.timeout(timeoutMs), headers: { "accept-encoding": "identity" } });
         status = r.status;
         retryAfter = r.headers.get("retry-after");
+        contentType = r.headers.get("content-type");
         body = await r.text();
       } catch {
         status = 0; // client timeout or connection refused
       }
-      samples.push({ at: t0 - started, path, status, ms: Date.now() - t0, retryAfter, body: status === 200 ? "" : body.slice(0, 300) });
+      samples.push({ at: t0 - started, path, status, ms: Date.now() - t0, retryAfter, contentType, body: status === 200 ? "" : body.slice(0, 300) });
       await new Promise((r) => setTimeout(r, pauseMs));
     }
   };

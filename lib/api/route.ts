@@ -5,7 +5,7 @@
 import { type Body, Json, Representation } from "@/lib/cache/representation";
 import { withCacheStatus, type RequestCacheStatus } from "@/lib/cache/request-status";
 import { requestDeadlineMs } from "@/lib/db/bounds";
-import { withTimeout } from "@/lib/db/breaker";
+import { primaryUnreachable, withTimeout } from "@/lib/db/breaker";
 import { DatabaseUnavailableError, isDatabaseUnavailable } from "@/lib/db/errors";
 import { isErrorOf } from "@/lib/process-state";
 import { CAMEL_MEDIA_TYPE } from "@/lib/markets/schemas";
@@ -182,7 +182,10 @@ export function route<P = Record<string, string>, T = unknown>(options: RouteOpt
       // Each database read goes through the breaker inside the response cache (lib/markets/reads/), so
       // that an outage can still be answered from memory (stale-if-error); the request as a whole has a deadline.
       const { status, result } = withCacheStatus(() => (options.offline ? handler(req, ctx) : withTimeout(handler(req, ctx), requestDeadlineMs(), "request")));
-      return replyOf(req, await result, options, status);
+      const reply = replyOf(req, await result, options, status);
+      // Read while the primary cannot be reached: from a replica, or (stale-if-error) from memory (docs/api.md "Reads without the primary").
+      if (!options.offline && primaryUnreachable()) reply.headers.set("X-Data-Source", status.status === "STALE" ? "memory" : "replica");
+      return reply;
     } catch (err) {
       const api = apiErrorOf(err);
       if (api) return errorReply(api.status, api.detail);

@@ -7,11 +7,12 @@ class Outage extends Error {
   code = "ECONNREFUSED";
 }
 
-function setup(opts: { maxBytes?: number; staleIfErrorMs?: number } = {}) {
+function setup(opts: { maxBytes?: number; staleIfErrorMs?: number; unheardTtlMs?: number } = {}) {
   let now = 1_000_000;
   const cache = new ResponseCache({
     maxBytes: opts.maxBytes ?? 1_000_000,
     staleIfErrorMs: opts.staleIfErrorMs ?? 60_000,
+    unheardTtlMs: opts.unheardTtlMs,
     canServeStale: (err) => err instanceof Outage,
     now: () => now,
   });
@@ -120,6 +121,36 @@ describe("response cache", () => {
     expect((await t.cache.get("a", ["x"], t.load)).status).toBe("BYPASS");
     t.cache.setLive(true);
     expect((await t.cache.get("a", ["x"], t.load)).status).toBe("MISS");
+  });
+
+  it("while not live with unheardTtlMs, an answer loaded meanwhile is kept that long from its load's start, and none outlives the loss", async () => {
+    const t = setup({ unheardTtlMs: 1000 });
+    await t.cache.get("a", ["x"], t.load);
+    t.write();
+    t.cache.setLive(false);
+    // What was kept before the loss is not served: a change may have gone unheard.
+    const first = await t.cache.get("a", ["x"], t.load);
+    expect(first).toMatchObject({ status: "MISS", value: { v: 1 } });
+    expect(first.expiresAt).toBe(1_000_000 + 1000);
+    // Concurrent reads share one load; a read within the second is answered from memory.
+    const loads = t.loads();
+    const [b1, b2] = await Promise.all([t.cache.get("b", ["y"], t.load), t.cache.get("b", ["y"], t.load)]);
+    expect(t.loads()).toBe(loads + 1);
+    expect(b1.value).toEqual(b2.value);
+    t.advance(999);
+    expect((await t.cache.get("a", ["x"], t.load)).status).toBe("HIT");
+    t.write();
+    t.advance(1);
+    expect(await t.cache.get("a", ["x"], t.load)).toMatchObject({ status: "MISS", value: { v: 2 } });
+    // Heard again: everything kept meanwhile is dropped, and a load begun while unheard is not kept.
+    const during = gate({ v: -1 });
+    const inFlight = t.cache.get("c", ["z"], during.load);
+    t.cache.setLive(true);
+    during.open();
+    await inFlight;
+    expect((await t.cache.get("a", ["x"], t.load)).status).toBe("MISS");
+    expect((await t.cache.get("c", ["z"], t.load)).value).toEqual({ v: 2 });
+    expect((await t.cache.get("a", ["x"], t.load)).expiresAt).toBe(Infinity);
   });
 
   it("an answer with an expiry is reloaded once it has passed", async () => {

@@ -40,6 +40,12 @@ export interface CacheOptions {
   staleIfErrorMs: number;
   /** Which load failures justify a stale answer (the database is away, not a bad request). */
   canServeStale: (err: unknown) => boolean;
+  /**
+   * While not live (the invalidation stream is lost: the primary is unreachable, or its LISTEN connection
+   * is down), an answer loaded meanwhile is kept this long from the start of its load, concurrent reads of
+   * it share one load, and nothing kept before the loss or during it outlives the loss. 0: every read loads.
+   */
+  unheardTtlMs?: number;
   /** Tests: throw when an answer kept as text is not JSON data (a Date, a Map: parsing would not give it back). */
   checkJson?: boolean;
   now?: () => number;
@@ -163,11 +169,12 @@ export class ResponseCache {
   async get<T>(key: string, tags: readonly string[], load: () => Promise<Loaded<T>>): Promise<CacheResult<T>> {
     const now = this.now();
     const entry = this.lru.get(key);
-    if (entry && this.live && this.isFresh(entry, now)) {
+    const keeping = this.live || Boolean(this.options.unheardTtlMs);
+    if (entry && keeping && this.isFresh(entry, now)) {
       this.stats.hits++;
       return this.resultOf<T>(key, entry, "HIT", now);
     }
-    if (!this.live) {
+    if (!keeping) {
       this.stats.bypass++;
       try {
         const loaded = await load();
@@ -229,14 +236,17 @@ export class ResponseCache {
 
   private start(key: string, tags: readonly string[], load: () => Promise<Loaded<unknown>>): Load {
     const l: Load = { promise: undefined as never, tags, epoch: this.epoch, detached: false };
+    // Begun while no change is heard: kept only briefly, counted from now (setLive's epoch ends it sooner).
+    const until = this.live ? Infinity : this.now() + (this.options.unheardTtlMs ?? 0);
     l.promise = (async () => {
       try {
-        const loaded = await load();
+        const answer = await load();
+        const loaded = until < (answer.expiresAt ?? Infinity) ? { ...answer, expiresAt: until } : answer;
         // An object answer and its text, made once for memory and for /v1 alike (its value frozen from here on).
         const json = keptAsText(loaded) ? Json.ofValue(loaded.value) : undefined;
         // A load detached by an invalidation may predate the change: its waiters (who asked before the
         // change was announced) get it, memory does not.
-        if (!l.detached && l.epoch === this.epoch && this.live && !loaded.noStore) this.store(key, tags, loaded, json);
+        if (!l.detached && l.epoch === this.epoch && !loaded.noStore) this.store(key, tags, loaded, json);
         return { ...loaded, json };
       } finally {
         if (this.loads.get(key) === l) this.loads.delete(key);

@@ -4,7 +4,7 @@
 import "server-only";
 import { config } from "@/lib/config";
 import { isErrorOf, shared } from "@/lib/process-state";
-import { db, type ReadAttempt, recordReads } from "./client";
+import { db, type ReadAttempt, recordReads, replicaUp } from "./client";
 import { connectTimeoutS, requestDeadlineMs } from "./bounds";
 import { DatabaseUnavailableError, isConnectionFailure, isDatabaseUnavailable, isLostSession, isReplicaFailure } from "./errors";
 
@@ -111,12 +111,26 @@ export function breaker(): Breaker {
 }
 
 /**
- * Runs the database reads of one load: refused at once while the breaker is open, bounded by the request
- * deadline (pool wait included), and any "try again" failure turned into a DatabaseUnavailableError.
+ * The primary cannot be reached (the breaker is open) and no replica is up either: a read has nowhere to
+ * go. While a replica is up, reads go on without the primary (readDb).
+ */
+export function readsUnavailable(): boolean {
+  return breaker().isOpen && !replicaUp();
+}
+
+/** The primary cannot be reached: reads that reach a database go to a replica (docs/api.md "Reads without the primary"). */
+export function primaryUnreachable(): boolean {
+  return breaker().isOpen;
+}
+
+/**
+ * Runs the database reads of one load: refused at once while neither the primary nor a replica can be
+ * reached, on a replica alone while only the primary cannot, bounded by the request deadline (pool wait
+ * included), and any "try again" failure turned into a DatabaseUnavailableError.
  */
 export async function withDatabase<T>(work: () => Promise<T>): Promise<T> {
   const b = breaker();
-  b.check();
+  if (b.isOpen && !replicaUp()) b.check();
   try {
     return await withOneRetry(work, b);
   } catch (err) {
@@ -129,23 +143,31 @@ export async function withDatabase<T>(work: () => Promise<T>): Promise<T> {
 
 /**
  * `work` within the request deadline, and once more within what is left of it, on a new session, when its
- * session was lost (the server ended it) or a replica failed it; on the primary if a replica served it.
- * A session ends under one read without the database being away (pg_terminate_backend, a pooler, a
- * restarted replica), and postgres.js 3.4.9 also replays a lost session's error onto the first query of
- * its next one (porsager/postgres#1223): without the retry a healthy database would answer a 503 and open
- * the breaker. Loads only read: running one twice is safe.
+ * session was lost (the server ended it) or a replica failed it (then on the primary), or the primary
+ * could not be reached while a replica is up (then on a replica). A session ends under one read without
+ * the database being away (pg_terminate_backend, a pooler, a restarted replica), and postgres.js 3.4.9
+ * also replays a lost session's error onto the first query of its next one (porsager/postgres#1223):
+ * without the retry a healthy database would answer a 503 and open the breaker. Loads only read: running
+ * one twice is safe.
  */
 async function withOneRetry<T>(work: () => Promise<T>, b: Breaker): Promise<T> {
   const deadline = Date.now() + requestDeadlineMs();
-  const first: ReadAttempt = { replica: false, primaryOnly: false };
+  const first: ReadAttempt = { replica: false, primaryOnly: false, withoutPrimary: b.isOpen };
   try {
     return await withTimeout(recordReads(first, work), requestDeadlineMs());
   } catch (err) {
     const left = deadline - Date.now();
     // No time left: a retry would start a query no one waits for.
-    if (left <= 0 || (!isLostSession(err) && !(first.replica && isReplicaFailure(err)))) throw err;
+    if (left <= 0) throw err;
+    const primaryLost = !first.replica && !first.withoutPrimary && isConnectionFailure(err) && replicaUp();
+    if (primaryLost) {
+      b.trip(err);
+      return await withTimeout(recordReads({ replica: false, primaryOnly: false, withoutPrimary: true }, work), left);
+    }
+    if (!isLostSession(err) && !(first.replica && isReplicaFailure(err))) throw err;
+    const retry: ReadAttempt = first.withoutPrimary ? { ...first, replica: false } : { replica: false, primaryOnly: first.replica };
     try {
-      return await withTimeout(recordReads({ replica: false, primaryOnly: first.replica }, work), left);
+      return await withTimeout(recordReads(retry, work), left);
     } catch (again) {
       // The primary's session was lost and a new one could not answer either: the database is away.
       if (!first.replica && isLostSession(err) && isDatabaseUnavailable(again)) b.trip(err);

@@ -7,6 +7,7 @@ import { dropShared, peekShared, shared } from "@/lib/process-state";
 import { inScope, runInScope } from "@/lib/request-scope";
 import { createReadRouter, type ReadRouter } from "./replicas";
 import { connectTimeoutS, queryBounds } from "./bounds";
+import { DatabaseUnavailableError } from "./errors";
 
 export type Sql = postgres.Sql;
 
@@ -41,7 +42,8 @@ export async function closeDb() {
 
 /**
  * The pool for the reads of /v1 and the pages: with DATABASE_REPLICA_URLS, a replica that is up and
- * has replayed every commit this instance has announced (lib/db/replicas.ts), else the primary.
+ * has replayed every commit this instance has announced (lib/db/replicas.ts), else the primary; while
+ * the primary cannot be reached (lib/db/breaker.ts, withDatabase), a replica that is up, however far it got.
  * Writes, migrations, LISTEN and anything that must see its own writes use db().
  */
 export async function readDb(): Promise<Sql> {
@@ -49,10 +51,16 @@ export async function readDb(): Promise<Sql> {
   if (!urls.length) return db();
   const attempt = inScope("readAttempt");
   if (attempt?.primaryOnly) return db();
-  const reads = shared("reads", () => createReadRouter({ primary: db(), urls, open: (url, onclose) => connect(url, { onclose, connection: queryBounds() }) }));
-  const sql = await reads.pick();
+  const sql = await readRouter().pick({ withoutPrimary: attempt?.withoutPrimary });
+  if (!sql) throw new DatabaseUnavailableError("neither the primary nor a replica can be reached");
   if (attempt && sql !== db()) attempt.replica = true;
   return sql;
+}
+
+function readRouter(): ReadRouter {
+  return shared("reads", () =>
+    createReadRouter({ primary: db(), urls: config().DATABASE_REPLICA_URLS, open: (url, onclose) => connect(url, { onclose, connection: queryBounds() }) }),
+  );
 }
 
 /** Where the reads of one attempt at a database load went (lib/db/breaker.ts retries a load once). */
@@ -61,11 +69,18 @@ export interface ReadAttempt {
   replica: boolean;
   /** Every read goes to the primary: the retry of a load a replica failed. */
   primaryOnly: boolean;
+  /** The primary cannot be reached: every read goes to a replica that is up. */
+  withoutPrimary?: boolean;
 }
 
 /** Runs `work` with its reads recorded in `attempt` (readDb); without replicas there is nothing to record. */
 export function recordReads<T>(attempt: ReadAttempt, work: () => Promise<T>): Promise<T> {
   return config().DATABASE_REPLICA_URLS.length ? runInScope("readAttempt", attempt, work) : work();
+}
+
+/** A replica answered its last probe (so reads can go on without the primary); false without DATABASE_REPLICA_URLS. */
+export function replicaUp(): boolean {
+  return config().DATABASE_REPLICA_URLS.length > 0 && readRouter().anyUp();
 }
 
 /** The replicas as this process sees them (for logs and tests); empty without DATABASE_REPLICA_URLS. */

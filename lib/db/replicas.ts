@@ -30,7 +30,14 @@ export interface ReplicaState {
 }
 
 export interface ReadRouter {
-  pick: () => Promise<Sql>;
+  /**
+   * A replica that has replayed what this instance announced, else the primary. `withoutPrimary`: the
+   * primary cannot be reached, so a replica that is up serves however far it got (nothing newer can
+   * commit while the writer is away), and undefined when none is.
+   */
+  pick: (options?: { withoutPrimary?: boolean }) => Promise<Sql | undefined>;
+  /** A replica answered its last probe. */
+  anyUp: () => boolean;
   state: () => ReplicaState[];
   close: () => Promise<void>;
 }
@@ -106,15 +113,17 @@ export function createReadRouter(options: ReadRouterOptions): ReadRouter {
   };
 
   return {
-    async pick() {
+    async pick({ withoutPrimary = false } = {}) {
       await first;
       const need = consistent ? requiredPosition() : 0n;
       const ready = caughtUp(need);
       if (ready) return ready.sql;
+      // Without the primary the fallback is any replica that is up: the furthest it got is the freshest there is.
+      const fallback = () => (withoutPrimary ? caughtUp(0n)?.sql : primary);
       // Replicas that already failed to catch up in time are not waited for again until a probe sees them there.
       const waitable = replicas.filter((r) => r.up && !r.lagging);
       for (const r of replicas) if (r.up && r.lagging) void poll(r);
-      if (!waitable.length) return primary;
+      if (!waitable.length) return fallback();
       const deadline = Date.now() + waitMs;
       while (Date.now() < deadline) {
         await Promise.all(waitable.map(poll));
@@ -125,8 +134,9 @@ export function createReadRouter(options: ReadRouterOptions): ReadRouter {
       for (const r of waitable) {
         if (r.up && r.replayed < need) Object.assign(r, { lagging: true, laggingFor: need });
       }
-      return primary;
+      return fallback();
     },
+    anyUp: () => replicas.some((r) => r.up),
     state: () => replicas.map(({ name, up, replayed, lagging }) => ({ name, up, replayed, lagging })),
     async close() {
       clearInterval(ticker);

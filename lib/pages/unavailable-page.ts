@@ -1,26 +1,17 @@
-// While the database is away, the pages that read it answer a calm 503 page at once (with Retry-After),
+// While the database is away (the primary and every replica), the pages that read it answer a calm 503 page at once (with Retry-After),
 // before Next starts streaming: a streamed page's status is fixed at 200 by then.
 import "server-only";
 import type http from "node:http";
-import { breaker } from "../db/breaker";
+import { breaker, readsUnavailable } from "../db/breaker";
+import { UNAVAILABLE_PAGE as PAGE } from "./unavailable-html";
 
 /** The market list and a market's page: the pages rendered from the database. */
 const DATABASE_PAGES = /^\/(?:markets\/[^/]+\/?)?$/;
 /** The list's own navigations (RSC payloads): it renders its error in place, beside filters that still work. */
 const isListNavigation = (req: http.IncomingMessage, path: string) => path === "/" && req.headers.rsc === "1";
 
-const PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Temporarily unavailable – Markets</title>
-<style>body{font-family:system-ui,sans-serif;margin:0;min-height:100vh;display:grid;place-items:center;color:#18181b;background:#fff}
-@media (prefers-color-scheme:dark){body{color:#f4f4f5;background:#09090b}}main{max-width:32rem;padding:2rem;text-align:center}
-p{color:#71717a}a{color:inherit}</style></head>
-<body><main><h1>Temporarily unavailable</h1>
-<p>Market data cannot be loaded right now. This page will work again in a moment; <a href="">try again</a>.</p>
-</main></body></html>`;
-
 /**
- * Answers a database page with the 503 page while the breaker is open; false when Next should handle it.
+ * Answers a database page with the 503 page while no database can be read (lib/db/breaker.ts readsUnavailable); false when Next should handle it.
  * A render that fails because the database went away just now (Next answers its error page with 500)
  * keeps Next's page, which shows the error boundary, but with 503 and Retry-After.
  */
@@ -29,7 +20,7 @@ export function answerUnavailablePage(req: http.IncomingMessage, res: http.Serve
   const path = (req.url ?? "/").split("?")[0];
   if (!DATABASE_PAGES.test(path) || isListNavigation(req, path)) return false;
   const b = breaker();
-  if (!b.isOpen) {
+  if (!readsUnavailable()) {
     const writeHead = res.writeHead as (this: http.ServerResponse, status: number, ...rest: unknown[]) => http.ServerResponse;
     res.writeHead = function (this: http.ServerResponse, status: number, ...rest: unknown[]) {
       if (status === 500 && b.unavailableWithin(5_000)) {

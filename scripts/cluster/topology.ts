@@ -65,6 +65,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
           simulate: Boolean(options.simulate && i === 1),
           env: options.env,
           track,
+          log,
         }),
       );
     }

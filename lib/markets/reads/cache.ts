@@ -19,14 +19,16 @@ import { shared } from "@/lib/process-state";
 export const KEPT_PAGES_SHARE = 1 / 32;
 
 // One cache per process (lib/process-state.ts): Next bundles route handlers and pages apart from server.ts, which feeds it.
-// Its budget is CACHE_MAX_MB of JSON (CACHE=off: none); CACHE_STALE_IF_ERROR_S bounds serving stale (lib/config.ts).
+// Its budget is CACHE_MAX_MB of JSON (CACHE=off: none); CACHE_STALE_IF_ERROR_S bounds serving stale, CACHE_UNHEARD_MS
+// keeping answers while no change is heard (lib/config.ts).
 export function marketCache(): ResponseCache {
   return shared("marketsCache", () => {
-    const { CACHE, CACHE_MAX_MB, CACHE_STALE_IF_ERROR_S, CACHE_CHECK_JSON } = config();
+    const { CACHE, CACHE_MAX_MB, CACHE_STALE_IF_ERROR_S, CACHE_UNHEARD_MS, CACHE_CHECK_JSON } = config();
     return new ResponseCache({
       maxBytes: CACHE ? Math.floor(CACHE_MAX_MB * 1024 * 1024 * (1 - KEPT_PAGES_SHARE)) : 0,
       checkJson: CACHE_CHECK_JSON,
       staleIfErrorMs: CACHE_STALE_IF_ERROR_S * 1000,
+      unheardTtlMs: CACHE ? CACHE_UNHEARD_MS : 0,
       canServeStale: isDatabaseUnavailable,
     });
   });
