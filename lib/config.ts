@@ -174,7 +174,7 @@ export const VARIABLES = {
   CACHE_CHECK_JSON: flag("Tests: check that every answer the cache keeps as JSON text is JSON data (a Date or a Map in one fails its read).", false),
   CACHE_STALE_IF_ERROR_S: int("How long an invalidated answer may be served while the database is away, seconds.", 300, 0),
   CACHE_UNHEARD_MS: ms(
-    "While the change stream is not heard (the primary unreachable, or its LISTEN connection down), an answer loaded meanwhile is served from memory at most this long after its load began, and concurrent reads share one load; nothing announces a change then. 0: every read loads.",
+    "While the change stream is not heard (the primary unreachable, or its LISTEN connection down), an answer loaded meanwhile is served from memory this long after its load began, then once more while one load refreshes it (never older than twice this), and concurrent reads share one load; nothing announces a change then. 0: every read loads.",
     1000,
   ),
   PAGE_CACHE: flag("Keep rendered list and market pages in the response cache, dropped with what they show (needs CACHE; off: every view renders).", true),

@@ -123,7 +123,7 @@ describe("response cache", () => {
     expect((await t.cache.get("a", ["x"], t.load)).status).toBe("MISS");
   });
 
-  it("while not live with unheardTtlMs, an answer loaded meanwhile is kept that long from its load's start, and none outlives the loss", async () => {
+  it("while not live with unheardTtlMs, an answer loaded meanwhile is kept that long from its load's start, then refreshed behind readers, and none outlives the loss", async () => {
     const t = setup({ unheardTtlMs: 1000 });
     await t.cache.get("a", ["x"], t.load);
     t.write();
@@ -141,7 +141,17 @@ describe("response cache", () => {
     expect((await t.cache.get("a", ["x"], t.load)).status).toBe("HIT");
     t.write();
     t.advance(1);
-    expect(await t.cache.get("a", ["x"], t.load)).toMatchObject({ status: "MISS", value: { v: 2 } });
+    // Expired within the last TTL: served once more while one load refreshes it.
+    const before = t.loads();
+    expect(await t.cache.get("a", ["x"], t.load)).toMatchObject({ status: "HIT", value: { v: 1 } });
+    expect(await t.cache.get("a", ["x"], t.load)).toMatchObject({ status: "HIT", value: { v: 1 } });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(t.loads()).toBe(before + 1);
+    expect(await t.cache.get("a", ["x"], t.load)).toMatchObject({ status: "HIT", value: { v: 2 } });
+    // Past twice the TTL, a reader waits for the load.
+    t.write();
+    t.advance(2000);
+    expect(await t.cache.get("a", ["x"], t.load)).toMatchObject({ status: "MISS", value: { v: 3 } });
     // Heard again: everything kept meanwhile is dropped, and a load begun while unheard is not kept.
     const during = gate({ v: -1 });
     const inFlight = t.cache.get("c", ["z"], during.load);
@@ -149,7 +159,7 @@ describe("response cache", () => {
     during.open();
     await inFlight;
     expect((await t.cache.get("a", ["x"], t.load)).status).toBe("MISS");
-    expect((await t.cache.get("c", ["z"], t.load)).value).toEqual({ v: 2 });
+    expect((await t.cache.get("c", ["z"], t.load)).value).toEqual({ v: 3 });
     expect((await t.cache.get("a", ["x"], t.load)).expiresAt).toBe(Infinity);
   });
 

@@ -42,8 +42,9 @@ export interface CacheOptions {
   canServeStale: (err: unknown) => boolean;
   /**
    * While not live (the invalidation stream is lost: the primary is unreachable, or its LISTEN connection
-   * is down), an answer loaded meanwhile is kept this long from the start of its load, concurrent reads of
-   * it share one load, and nothing kept before the loss or during it outlives the loss. 0: every read loads.
+   * is down), an answer loaded meanwhile is kept this long from the start of its load, then served once
+   * more while one load refreshes it (never older than twice this); concurrent reads of it share one load,
+   * and nothing kept before the loss or during it outlives the loss. 0: every read loads.
    */
   unheardTtlMs?: number;
   /** Tests: throw when an answer kept as text is not JSON data (a Date, a Map: parsing would not give it back). */
@@ -75,6 +76,8 @@ interface Entry {
   expiresAt: number;
   /** Unix ms when it stopped being fresh, or 0 while fresh. */
   staleSince: number;
+  /** Loaded while no change was heard: kept `unheardTtlMs` at most. */
+  unheard: boolean;
 }
 
 interface Load {
@@ -174,6 +177,13 @@ export class ResponseCache {
       this.stats.hits++;
       return this.resultOf<T>(key, entry, "HIT", now);
     }
+    // Still unheard: an answer kept meanwhile that expired within the last unheardTtlMs is served once more
+    // while one load refreshes it, so readers do not wait on the reloads (none is older than twice the TTL).
+    if (entry && !this.live && entry.unheard && !entry.staleSince && now - entry.expiresAt < (this.options.unheardTtlMs ?? 0)) {
+      if (!this.loads.has(key)) this.start(key, tags, load as () => Promise<Loaded<unknown>>).promise.catch(() => {});
+      this.stats.hits++;
+      return this.resultOf<T>(key, entry, "HIT", now);
+    }
     if (!keeping) {
       this.stats.bypass++;
       try {
@@ -246,7 +256,7 @@ export class ResponseCache {
         const json = keptAsText(loaded) ? Json.ofValue(loaded.value) : undefined;
         // A load detached by an invalidation may predate the change: its waiters (who asked before the
         // change was announced) get it, memory does not.
-        if (!l.detached && l.epoch === this.epoch && !loaded.noStore) this.store(key, tags, loaded, json);
+        if (!l.detached && l.epoch === this.epoch && !loaded.noStore) this.store(key, tags, loaded, json, until !== Infinity);
         return { ...loaded, json };
       } finally {
         if (this.loads.get(key) === l) this.loads.delete(key);
@@ -261,7 +271,7 @@ export class ResponseCache {
     if (this.loads.get(key) === l) this.loads.delete(key);
   }
 
-  private store(key: string, tags: readonly string[], loaded: Loaded<unknown>, json: Json | undefined) {
+  private store(key: string, tags: readonly string[], loaded: Loaded<unknown>, json: Json | undefined, unheard: boolean) {
     key = flatString(key); // held by the LRU and the tag index as long as the entry
     const now = this.now();
     const { value, bytes } = loaded;
@@ -275,6 +285,7 @@ export class ResponseCache {
       loadedAt: now,
       expiresAt: loaded.expiresAt ?? Infinity,
       staleSince: 0,
+      unheard,
     });
     this.trim();
     if (!this.lru.has(key)) return; // larger than the whole budget
