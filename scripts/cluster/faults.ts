@@ -113,10 +113,28 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
   throw new Error(`${what}: not within ${timeoutMs} ms`);
 }
 
+/** Resolves once HAProxy routes requests to `name` again: three in a row pinned to it (SRV cookie) are served by it. */
+export async function inRotation(baseURL: string, name: string, timeoutMs = 30_000) {
+  let inARow = 0;
+  await until(
+    `${name} back in HAProxy's rotation`,
+    async () => {
+      const res = await fetch(`${baseURL}/healthz`, { headers: { cookie: `SRV=${name}` } });
+      await res.arrayBuffer();
+      inARow = res.headers.get("x-served-by") === name ? inARow + 1 : 0;
+      return inARow >= 3;
+    },
+    timeoutMs,
+    200,
+  );
+}
+
 /** Runs one fault under load and reports what clients got. The cluster is whole again when it returns. */
 export async function runFault(cluster: Cluster, fault: Fault, options: FaultOptions = {}): Promise<FaultReport> {
   const outageMs = options.outageMs ?? 30_000;
   const log = options.log ?? (() => {});
+  // Whole to begin with: every instance in HAProxy's rotation.
+  for (const i of cluster.instances) await inRotation(cluster.baseURL, i.name);
   const primary = postgres(cluster.primaryUrl, { max: 1, onnotice: () => {}, connect_timeout: 2 });
   const paths = await loadPaths(primary);
   const load = startLoad(cluster.baseURL, paths, { connections: options.connections ?? 16, pauseMs: 20, timeoutMs: 15_000 });
@@ -152,7 +170,8 @@ export async function runFault(cluster: Cluster, fault: Fault, options: FaultOpt
           log(`SIGTERM ${instance.name} (drain), then start it again`);
           await instance.stop();
           await instance.start();
-          await sleep(2500); // back in HAProxy's rotation (rise 2 at 1 s)
+          // As a deploy must: the next one only once HAProxy sends requests to this one again.
+          await inRotation(cluster.baseURL, instance.name);
         }
         to = at();
         await until("every socket connected", () => watchers.every((w) => w.connected()), 10_000);

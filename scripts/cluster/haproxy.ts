@@ -53,8 +53,10 @@ defaults
   retries 3
   option redispatch 1
   retry-on conn-failure empty-response
-  # An instance out of rotation (SIGTERM: its /readyz says draining) within 2 s of failing checks.
+  # An instance out of rotation (SIGTERM: its /readyz says draining) within 2 s of failing checks. A
+  # check may take 3 s: a busy instance is not taken out for answering its probe slowly.
   default-server inter 1s fall 2 rise 2
+  timeout check 3s
 
 http-errors api
 ${files(errors.api)}
