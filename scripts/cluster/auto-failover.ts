@@ -70,16 +70,47 @@ export async function startAutoFailover(options: DatabaseOptions): Promise<Failo
   const monitorPort = await freePort();
   const monitorDir = path.join(root, "monitor");
   log(`creating the pg_auto_failover monitor in ${path.relative(process.cwd(), monitorDir)}`);
-  autoctl(["create", "monitor", "--pgdata", monitorDir, "--pgport", String(monitorPort), "--hostname", "127.0.0.1", "--auth", "trust", "--no-ssl", "--pgctl", path.join(bin, "pg_ctl")]);
+  autoctl([
+    "create",
+    "monitor",
+    "--pgdata",
+    monitorDir,
+    "--pgport",
+    String(monitorPort),
+    "--hostname",
+    "127.0.0.1",
+    "--auth",
+    "trust",
+    "--no-ssl",
+    "--pgctl",
+    path.join(bin, "pg_ctl"),
+  ]);
   autoctl(["config", "set", "--pgdata", monitorDir, "postgresql.listen_addresses", "127.0.0.1"]);
-  fs.appendFileSync(path.join(monitorDir, "postgresql.conf"), `\n${Object.entries(MONITOR_SETTINGS).map(([k, v]) => `${k} = ${v}`).join("\n")}\n`);
-  const run = (name: string, pgdata: string) => track(child("pg_autoctl", ["run", "--pgdata", pgdata], path.join(options.dir, `${name}.log`), { env, user: pgUser }));
+  fs.appendFileSync(
+    path.join(monitorDir, "postgresql.conf"),
+    `\n${Object.entries(MONITOR_SETTINGS)
+      .map(([k, v]) => `${k} = ${v}`)
+      .join("\n")}\n`,
+  );
+  const run = (name: string, pgdata: string) =>
+    track(child("pg_autoctl", ["run", "--pgdata", pgdata], path.join(options.dir, `${name}.log`), { env, user: pgUser }));
   const monitor = run("monitor", monitorDir);
-  await waitFor("the pg_auto_failover monitor", () => answers(adminUrl(monitorPort, "pg_auto_failover")), 60_000, monitor, path.join(options.dir, "monitor.log"));
+  await waitFor(
+    "the pg_auto_failover monitor",
+    () => answers(adminUrl(monitorPort, "pg_auto_failover")),
+    60_000,
+    monitor,
+    path.join(options.dir, "monitor.log"),
+  );
   const monitorUrl = `postgres://autoctl_node@127.0.0.1:${monitorPort}/pg_auto_failover?sslmode=disable`;
   const monitorSql = postgres(adminUrl(monitorPort, "pg_auto_failover"), { max: 1, onnotice: () => {} });
   const states = async () =>
-    new Map((await monitorSql<{ name: string; state: string }[]>`SELECT nodename AS name, reportedstate::text AS state FROM pgautofailover.node`).map((r) => [r.name, r.state]));
+    new Map(
+      (await monitorSql<{ name: string; state: string }[]>`SELECT nodename AS name, reportedstate::text AS state FROM pgautofailover.node`).map((r) => [
+        r.name,
+        r.state,
+      ]),
+    );
 
   // ---------------------------------------------------------------- data nodes
   type Node = FailoverNode & { port: number; pgdata: string; keeper?: ChildProcess };
