@@ -27,8 +27,7 @@ beforeAll(async () => {
   const port = process.env.TEST_PORT ? Number(process.env.TEST_PORT) : await freePort();
   cluster = await startCluster({ dir, port, failover: true, seed: { markets: 40, tradesPerOutcome: 20 }, log: (m) => console.log(`[cluster] ${m}`) });
   database = cluster.database as FailoverDatabase;
-  // The importer's connection: the multi-host URL, reconnecting at once (postgres.js tries the next host).
-  writer = postgres(cluster.primaryUrl, { max: 1, connect_timeout: 2, backoff: () => 0.2, onnotice: () => {} });
+  writer = openWriter();
 }, 600_000);
 
 afterAll(async () => {
@@ -37,6 +36,9 @@ afterAll(async () => {
   // KEEP_CLUSTER_DIR=1 keeps the logs of a failed run (app*.log, monitor.log, node*.log) to read.
   if (!process.env.KEEP_CLUSTER_DIR) fs.rmSync(dir, { recursive: true, force: true });
 }, 120_000);
+
+/** The importer's connection: the multi-host URL, reconnecting at once (postgres.js tries the next host). */
+const openWriter = () => postgres(cluster.primaryUrl, { max: 1, connect_timeout: 2, backoff: () => 0.2, onnotice: () => {} });
 
 /** One trade as an import file (docs/import.md "trades"), through the importer's own code path. */
 const importTrade = (m: TestMarket, price: string) => {
@@ -72,6 +74,11 @@ describe("failover – the primary lost for good under a steady import", () => {
           acknowledged.push({ id, at: Date.now() });
         } catch (err) {
           failedAttempts.push((err as Error).message);
+          // A new pool, as a rerun of `npm run db:import` has: postgres.js 3.4.9 can leave a transaction's
+          // connection waiting forever once its backend went away under it (porsager/postgres#1216).
+          const old = writer;
+          writer = openWriter();
+          void old.end({ timeout: 0 }).catch(() => {});
           await sleep(100);
         }
       }
@@ -95,7 +102,20 @@ describe("failover – the primary lost for good under a steady import", () => {
     const lost = await database.loseWriter();
     lostAt = Date.now();
     const before = acknowledged.length;
-    await waitFor(() => acknowledged.some((a) => a.at > lostAt), RESUME_TARGET_S * 1000 + 30_000, "an import on the promoted node");
+    await waitFor(() => acknowledged.some((a) => a.at > lostAt), RESUME_TARGET_S * 1000 + 30_000, "an import on the promoted node").catch(async (err) => {
+      // What the monitor decided, and why: its event log.
+      const monitor = postgres(database.monitorUrl, { max: 1, onnotice: () => {} });
+      const events = await monitor<{ line: string }[]>`
+        SELECT format('%s %s %s→%s %s', eventtime::time, nodename, reportedstate, goalstate, description) AS line
+          FROM pgautofailover.event ORDER BY eventid DESC LIMIT 20`;
+      await monitor.end();
+      throw new Error(
+        `${(err as Error).message}; import errors: ${[...new Set(failedAttempts)].slice(0, 5).join(" | ")}\n${events
+          .map((e) => e.line)
+          .reverse()
+          .join("\n")}`,
+      );
+    });
     const resumedS = (acknowledged.find((a) => a.at > lostAt)!.at - lostAt) / 1000;
     await sleep(2000); // a little more importing on the new primary
     importing = false;

@@ -35,6 +35,8 @@ export interface FailoverNode extends DatabaseNode {
 
 export interface FailoverDatabase extends ClusterDatabase {
   nodes: FailoverNode[];
+  /** The monitor's database (pgautofailover.node, pgautofailover.event), as the postgres user. */
+  monitorUrl: string;
   /** The node the monitor has as primary now. */
   writerName: () => Promise<string>;
   /** SIGKILLs the primary's PostgreSQL and its keeper, which nothing restarts: the machine is lost for good. */
@@ -70,28 +72,11 @@ export async function startAutoFailover(options: DatabaseOptions): Promise<Failo
   const monitorPort = await freePort();
   const monitorDir = path.join(root, "monitor");
   log(`creating the pg_auto_failover monitor in ${path.relative(process.cwd(), monitorDir)}`);
-  autoctl([
-    "create",
-    "monitor",
-    "--pgdata",
-    monitorDir,
-    "--pgport",
-    String(monitorPort),
-    "--hostname",
-    "127.0.0.1",
-    "--auth",
-    "trust",
-    "--no-ssl",
-    "--pgctl",
-    path.join(bin, "pg_ctl"),
-  ]);
+  const monitorArgs = ["--pgdata", monitorDir, "--pgport", String(monitorPort), "--hostname", "127.0.0.1", "--auth", "trust", "--no-ssl"];
+  autoctl(["create", "monitor", ...monitorArgs, "--pgctl", path.join(bin, "pg_ctl")]);
   autoctl(["config", "set", "--pgdata", monitorDir, "postgresql.listen_addresses", "127.0.0.1"]);
-  fs.appendFileSync(
-    path.join(monitorDir, "postgresql.conf"),
-    `\n${Object.entries(MONITOR_SETTINGS)
-      .map(([k, v]) => `${k} = ${v}`)
-      .join("\n")}\n`,
-  );
+  const settings = Object.entries(MONITOR_SETTINGS).map(([k, v]) => `${k} = ${v}`);
+  fs.appendFileSync(path.join(monitorDir, "postgresql.conf"), `\n${settings.join("\n")}\n`);
   const run = (name: string, pgdata: string) =>
     track(child("pg_autoctl", ["run", "--pgdata", pgdata], path.join(options.dir, `${name}.log`), { env, user: pgUser }));
   const monitor = run("monitor", monitorDir);
@@ -196,6 +181,7 @@ export async function startAutoFailover(options: DatabaseOptions): Promise<Failo
     // Both nodes: the one that is primary answers pg_last_wal_replay_lsn() NULL, which serves any position.
     replicaUrls: nodes.map((n) => n.url),
     nodes,
+    monitorUrl: adminUrl(monitorPort, "pg_auto_failover"),
     primary: a,
     replica: Object.assign(b, {
       setApplyDelay: async () => {
