@@ -32,6 +32,13 @@ describe("config – every variable declared once, validated at start", () => {
     expect(parseConfig({ DATABASE_REPLICA_URLS: " postgres://a/x , postgres://b/x ," }).DATABASE_REPLICA_URLS).toEqual(["postgres://a/x", "postgres://b/x"]);
   });
 
+  it('a multi-host URL (docs/deploy.md "Failover") is one URL, in DATABASE_URL and in DATABASE_REPLICA_URLS', () => {
+    const multi = "postgres://u:p@10.0.0.1:5432,10.0.0.2:5432/markets?target_session_attrs=primary";
+    const parsed = parseConfig({ DATABASE_URL: multi, DATABASE_REPLICA_URLS: `postgres://10.0.0.1:5432/markets,${multi}, postgresql://10.0.0.3/markets` });
+    expect(parsed.DATABASE_URL).toBe(multi);
+    expect(parsed.DATABASE_REPLICA_URLS).toEqual(["postgres://10.0.0.1:5432/markets", multi, "postgresql://10.0.0.3/markets"]);
+  });
+
   it.each([
     ["DB_POOL_SIZE", "abc"],
     ["DB_POOL_SIZE", "0"],

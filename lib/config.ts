@@ -85,15 +85,15 @@ function optionalUrl(description: string): Variable<string | undefined> {
   };
 }
 
-function list(description: string, item: z.ZodString, type: string): Variable<string[]> {
+function list(description: string, item: z.ZodString, type: string, separator: string | RegExp = ","): Variable<string[]> {
   return {
     schema: z
       .string()
       .optional()
       .transform((v) =>
         (v ?? "")
-          .split(",")
-          .map((s) => s.trim())
+          .split(separator)
+          .map((s) => s.replace(/^[\s,]+|[\s,]+$/g, ""))
           .filter(Boolean),
       )
       .pipe(z.array(item)),
@@ -160,7 +160,13 @@ export const VARIABLES = {
     type: "milliseconds ≥ 0",
   },
   DB_RETRY_MS: ms("While the database is away, the breaker probes it this often (503s meanwhile).", 1000, 1),
-  DATABASE_REPLICA_URLS: list("Comma-separated streaming replicas: reads of /v1 and the pages go to them.", postgresUrl, "postgres:// URLs, comma-separated"),
+  // A comma starts a new URL only before a scheme: a multi-host URL (postgres://h1:5432,h2:5432/db) keeps its own.
+  DATABASE_REPLICA_URLS: list(
+    "Comma-separated streaming replicas: reads of /v1 and the pages go to them.",
+    postgresUrl,
+    "postgres:// URLs, comma-separated",
+    /,(?=\s*postgres(?:ql)?:\/\/)/,
+  ),
   DATABASE_REPLICA_WAIT_MS: ms("How long a read waits for a replica to replay an announced commit before it reads the primary.", 200),
   DATABASE_REPLICA_CHECK_MS: ms("Replica health and replay position probe interval.", 1000, 1),
   DATABASE_REPLICA_CONSISTENCY: flag("Reads after a signal wait for a replica that has replayed its commit (off shows what it prevents).", true),

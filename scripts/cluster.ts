@@ -1,16 +1,18 @@
-// npm run cluster [-- --simulate]: PostgreSQL primary + streaming replica, two app instances and
+// npm run cluster [-- --simulate] [-- --failover]: PostgreSQL primary + streaming replica (with --failover
+// a pg_auto_failover formation, docs/deploy.md "Failover (pg_auto_failover)"), two app instances and
 // HAProxy in front on CLUSTER_PORT (default 8080), data in .data/cluster. Ctrl-C stops it all.
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startCluster } from "./cluster/topology";
 
-const { values } = parseArgs({ options: { simulate: { type: "boolean", default: false } } });
+const { values } = parseArgs({ options: { simulate: { type: "boolean", default: false }, failover: { type: "boolean", default: false } } });
 const log = (m: string) => console.log(`[cluster] ${m}`);
 
 const cluster = await startCluster({
   dir: process.env.CLUSTER_DIR || path.join(process.cwd(), ".data", "cluster"),
   port: Number(process.env.CLUSTER_PORT ?? 8080),
   simulate: values.simulate || process.env.SIMULATE === "1",
+  failover: values.failover,
   log,
 });
 console.log(`cluster ready: ${cluster.baseURL}`);

@@ -62,7 +62,8 @@ export function createReadRouter(options: ReadRouterOptions): ReadRouter {
 
   const replicas: Replica[] = urls.map((url, i) => {
     const r: Replica = {
-      name: `replica ${i + 1} (${new URL(url).host})`,
+      // The host part as written: `new URL` refuses a multi-host URL (h1:5432,h2:5432).
+      name: `replica ${i + 1} (${url.replace(/^[^:]*:\/\/(?:[^@/]*@)?/, "").split(/[/?]/)[0]})`,
       up: false,
       replayed: 0n,
       lagging: false,

@@ -6,6 +6,7 @@ import type { ChildProcess } from "node:child_process";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { startAutoFailover } from "./auto-failover";
 import { startHaproxy } from "./haproxy";
 import { type AppInstance, appInstance } from "./instances";
 import { type ClusterDatabase, startPostgresPair } from "./postgres-pair";
@@ -24,6 +25,8 @@ export interface ClusterOptions {
   simulate?: boolean;
   /** Size of the demo data seeded into an empty primary (the demo's own defaults when absent). */
   seed?: { markets?: number; tradesPerOutcome?: number };
+  /** The database is a pg_auto_failover formation (./auto-failover.ts) instead of the primary/replica pair. */
+  failover?: boolean;
   /** Environment for every app instance on top of the cluster's own (e.g. DATABASE_REPLICA_CONSISTENCY). */
   env?: Record<string, string>;
   log?: (m: string) => void;
@@ -47,7 +50,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   fs.mkdirSync(dir, { recursive: true });
 
   try {
-    const database = await startPostgresPair({ dir, seed: options.seed, track, log });
+    const database = await (options.failover ? startAutoFailover : startPostgresPair)({ dir, seed: options.seed, track, log });
 
     if (!fs.existsSync(path.join(process.env.NEXT_DIST_DIR || ".next", "BUILD_ID"))) {
       log("no production build: running next build");
