@@ -1,4 +1,4 @@
-// npx tsx scripts/bench-failover.ts [seconds]: what synchronous replication costs an import, on a
+// npm run bench:failover [-- seconds]: what synchronous replication costs an import, on a
 // pg_auto_failover formation (./cluster/auto-failover.ts). The same importer (lib/import) runs for
 // `seconds` each way on the same primary: commits that wait for the standby (synchronous_commit on,
 // the formation's default) and commits that do not (synchronous_commit local, as asynchronous
