@@ -13,6 +13,7 @@ import postgres from "postgres";
 import { freePort } from "../lib/dev/tools";
 import { resolveDatabase } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
+import { spawnAtIdlePriority } from "../lib/exports/launch";
 import { addDays, dayOf } from "../lib/exports/names";
 
 const { values: args } = parseArgs({
@@ -141,11 +142,8 @@ async function reader() {
 
 function exportOnce(): Promise<{ rows: number; bytes: number; ms: number; rssBefore: number; peak: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/bench-exports.ts", "--child", benchUrl.toString()], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    // The job runs at nice 10 (lib/exports/scheduler.ts); so does this one.
-    if (child.pid) os.setPriority(child.pid, 10);
+    // Started as the job's process is (lib/exports/launch.ts: SCHED_IDLE, or nice 19 without it).
+    const child = spawnAtIdlePriority("scripts/bench-exports.ts", ["--child", benchUrl.toString()], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout!.on("data", (d) => (out += d));
     child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!)) : reject(new Error(`export child exited ${code}`))));
