@@ -2,8 +2,9 @@
 // The export targets of docs/api.md "Exports": one day with ≥ 1,000,000 trades written as Parquet (rows/s,
 // peak RSS growth of the writing process, bytes per trade row), and /v1 list and market reads (p99) idle
 // and while that export runs, interleaved window by window so that a machine shared with other work slows
-// both alike (--prepare: make the database and stop). Makes its own database (markets_bench_exports on the embedded cluster, or beside DATABASE_URL's):
-// the demo seed, then the trades of one day two days ago. Prints only; never asserts.
+// both alike; the export runs in a process started as the job starts its worker (lib/exports/launch.ts).
+// Makes its own database (markets_bench_exports on the embedded cluster, or beside DATABASE_URL's): the demo
+// seed, then the trades of one day two days ago (--prepare: make the database and stop). Prints only; never asserts.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
