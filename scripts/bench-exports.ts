@@ -2,8 +2,9 @@
 // The export targets of docs/api.md "Exports": one day with ≥ 1,000,000 trades written as Parquet (rows/s,
 // peak RSS growth of the writing process, bytes per trade row), and /v1 list and market reads (p99) idle
 // and while that export runs, interleaved window by window so that a machine shared with other work slows
-// both alike (--prepare: make the database and stop). Makes its own database (markets_bench_exports on the embedded cluster, or beside DATABASE_URL's):
-// the demo seed, then the trades of one day two days ago. Prints only; never asserts.
+// both alike; the export runs in a process started as the job starts its worker (lib/exports/launch.ts).
+// Makes its own database (markets_bench_exports on the embedded cluster, or beside DATABASE_URL's): the demo
+// seed, then the trades of one day two days ago (--prepare: make the database and stop). Prints only; never asserts.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -13,6 +14,7 @@ import postgres from "postgres";
 import { freePort } from "../lib/dev/tools";
 import { resolveDatabase } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
+import { spawnAtIdlePriority } from "../lib/exports/launch";
 import { addDays, dayOf } from "../lib/exports/names";
 
 const { values: args } = parseArgs({
@@ -141,11 +143,8 @@ async function reader() {
 
 function exportOnce(): Promise<{ rows: number; bytes: number; ms: number; rssBefore: number; peak: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/bench-exports.ts", "--child", benchUrl.toString()], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    // The job runs at nice 10 (lib/exports/scheduler.ts); so does this one.
-    if (child.pid) os.setPriority(child.pid, 10);
+    // Started as the job's process is (lib/exports/launch.ts: SCHED_IDLE, or nice 19 without it).
+    const child = spawnAtIdlePriority("scripts/bench-exports.ts", ["--child", benchUrl.toString()], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout!.on("data", (d) => (out += d));
     child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!)) : reject(new Error(`export child exited ${code}`))));

@@ -1,5 +1,6 @@
-// One pass of the export job (docs/api.md "Exports"): which files are due (planFiles, pure) and writing
-// them one after the other (runExportPass). A closed day is written once, and again when its mark in
+// One pass of the export job (docs/api.md "Exports"): which files are due (planFiles, pure; planPass reads
+// its inputs, a few index lookups, so that the server can ask before it starts a pass) and writing them one
+// after the other (runExportPass). A closed day is written once, and again when its mark in
 // export_marks moved (trades of that day inserted, changed or deleted since: migration 0020); the current
 // UTC day is written as a partial file at most every `partialEveryMs`, and as a complete one once it closed.
 // The book log keeps BOOK_LOG_RETENTION_DAYS: its days before that are not written (their files, once
@@ -68,21 +69,26 @@ export function planFiles(input: PlanInput): PlannedFile[] {
   return [...closed, ...partial];
 }
 
-export interface PassOptions {
-  /** A connection without statement timeouts, TimeZone UTC (./worker.ts opens it). */
+export interface PlanOptions {
+  /** Any connection: the queries are a few index lookups (the server's pool plans, ./scheduler.ts). */
   sql: Sql;
-  /** For the COPY statements, each on a connection of its own (./writer.ts). */
-  databaseUrl: string;
-  duck: DuckDBConnection;
   dir: string;
   partialEveryMs: number;
   retentionDays: number;
   /** First day to export; default the first trade's day. */
   since?: string;
   now?: number;
-  log?: (message: string) => void;
   /** Only these datasets (the benchmark); default all. */
   only?: readonly ExportDataset[];
+}
+
+export interface PassOptions extends PlanOptions {
+  /** A connection without statement timeouts, TimeZone UTC (./worker.ts opens it). */
+  sql: Sql;
+  /** For the COPY statements, each on a connection of its own (./writer.ts). */
+  databaseUrl: string;
+  duck: DuckDBConnection;
+  log?: (message: string) => void;
 }
 
 /** What the database says about the days to export: the first trade's day, the book log's oldest kept day, the marks. */
@@ -95,8 +101,8 @@ async function readDays(sql: Sql, retentionDays: number, today: string) {
   return { firstTrade: row.first_trade ?? today, bookFirstDay: laterDay(row.log_started, kept), marks };
 }
 
-/** Writes every due file; the index is updated after each one, and the file it replaced removed. */
-export async function runExportPass(o: PassOptions): Promise<StoredFile[]> {
+/** The files due now, from the database's days and marks and EXPORT_DIR's index (planFiles), with that index. */
+export async function planPass(o: PlanOptions): Promise<{ plan: PlannedFile[]; manifest: Manifest }> {
   const now = o.now ?? Date.now();
   const today = dayOf(now);
   const days = await readDays(o.sql, o.retentionDays, today);
@@ -106,7 +112,7 @@ export async function runExportPass(o: PassOptions): Promise<StoredFile[]> {
     .filter((f) => f.dataset === "markets")
     .map((f) => f.day)
     .sort();
-  let plan = planFiles({
+  const plan = planFiles({
     manifest,
     today,
     firstDay: laterDay(firstDay, today) === today ? firstDay : today,
@@ -116,7 +122,12 @@ export async function runExportPass(o: PassOptions): Promise<StoredFile[]> {
     now,
     partialEveryMs: o.partialEveryMs,
   });
-  if (o.only) plan = plan.filter((p) => o.only!.includes(p.dataset));
+  return { plan: o.only ? plan.filter((p) => o.only!.includes(p.dataset)) : plan, manifest };
+}
+
+/** Writes every due file; the index is updated after each one, and the file it replaced removed. */
+export async function runExportPass(o: PassOptions): Promise<StoredFile[]> {
+  const { plan, manifest } = await planPass(o);
   const written: StoredFile[] = [];
   for (const p of plan) {
     const started = performance.now();

@@ -1,35 +1,52 @@
-// Starts the export job (docs/api.md "Exports"): every EXPORT_CHECK_MS, unless a pass is still running, a
-// child process runs one pass (./worker.ts) at a lower CPU priority than the server, so that reads stay as
-// fast while it writes. Never on a request's path; a failed pass is logged and the next one tries again.
+// Starts the export job (docs/api.md "Exports"): every EXPORT_CHECK_MS, unless a pass is still running, the
+// server asks which files are due (./job.ts planPass: a few index lookups on its own pool and EXPORT_DIR's
+// index) and only when one is, starts a process that runs the pass (./worker.ts, at idle priority:
+// ./launch.ts). That process costs about 140 MB (Node, tsx, DuckDB), which a check that finds nothing due
+// need not pay. Never on a request's path; a failed check or pass is logged and the next one tries again.
 import "server-only";
-import { type ChildProcess, spawn } from "node:child_process";
-import os from "node:os";
+import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { config } from "@/lib/config";
+import { db } from "@/lib/db/client";
+import { planPass } from "./job";
+import { spawnAtIdlePriority } from "./launch";
 
 export interface ExportJobOptions {
   everyMs?: number;
   log?: (message: string) => void;
+  /** How many files are due now (default: ./job.ts planPass on the server's pool and EXPORT_DIR). */
+  due?: () => Promise<number>;
+  /** Starts a pass (default: ./worker.ts in a process of its own at idle priority). */
+  startPass?: () => ChildProcess;
 }
 
-/** nice 10: the server's requests (nice 0) get the cores first while a pass runs. */
-const PASS_PRIORITY = 10;
+function filesDue(): Promise<number> {
+  const c = config();
+  return planPass({
+    sql: db(),
+    dir: path.resolve(c.EXPORT_DIR),
+    partialEveryMs: c.EXPORT_PARTIAL_MINUTES * 60_000,
+    retentionDays: c.BOOK_LOG_RETENTION_DAYS,
+    since: c.EXPORT_SINCE,
+  }).then(({ plan }) => plan.length);
+}
+
+const startWorker = () => spawnAtIdlePriority(path.join(import.meta.dirname, "worker.ts"), [], { env: process.env, stdio: ["ignore", "pipe", "pipe"] });
 
 export function startExportJob(options: ExportJobOptions = {}): () => Promise<void> {
   const everyMs = options.everyMs ?? config().EXPORT_CHECK_MS;
   const log = options.log ?? ((m: string) => console.log(`[exports] ${m}`));
-  const worker = path.join(import.meta.dirname, "worker.ts");
+  const due = options.due ?? filesDue;
+  const startPass = options.startPass ?? startWorker;
   let child: ChildProcess | null = null;
+  let checking: Promise<void> | null = null;
   let finished: Promise<void> = Promise.resolve();
   let stopped = false;
-  const pass = () => {
-    if (child || stopped) return;
+
+  const run = () => {
     const started = Date.now();
-    const c = spawn(process.execPath, ["--import", "tsx", worker], { env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const c = startPass();
     child = c;
-    try {
-      if (c.pid) os.setPriority(c.pid, PASS_PRIORITY);
-    } catch {}
     let err = "";
     c.stderr!.on("data", (d) => (err = (err + d).slice(-2000)));
     let out = "";
@@ -55,12 +72,25 @@ export function startExportJob(options: ExportJobOptions = {}): () => Promise<vo
       }),
     );
   };
-  pass();
-  const timer = setInterval(pass, everyMs);
+
+  const check = () => {
+    if (child || checking || stopped) return;
+    checking = due()
+      .then((files) => {
+        if (files > 0 && !stopped) run();
+      })
+      .catch((err) => {
+        if (!stopped) log(`could not tell which files are due: ${err instanceof Error ? err.message : err}`);
+      })
+      .finally(() => (checking = null));
+  };
+  check();
+  const timer = setInterval(check, everyMs);
   timer.unref();
   return async () => {
     stopped = true;
     clearInterval(timer);
+    await checking;
     child?.kill("SIGTERM");
     await finished;
   };

@@ -1,4 +1,4 @@
-// The export job's process (started by ./scheduler.ts, `node --import tsx lib/exports/worker.ts`): one pass
+// The export job's process (started by ./scheduler.ts when a file is due, at idle priority: ./launch.ts): one pass
 // of ./job.ts over EXPORT_DIR with a connection of its own (no statement timeout, UTC) and its own DuckDB,
 // so that neither the pass's memory nor its CPU is the server's. Prints one JSON line per file written and
 // one at the end with the pass's peak RSS.

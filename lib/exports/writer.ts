@@ -51,8 +51,8 @@ async function sha256Of(file: string): Promise<string> {
  * can leave a connection's socket paused after a COPY stream that ended under backpressure, and the next
  * statement on it then waits for ever. The session is the job's (no statement timeout, UTC, more work_mem).
  */
-async function copyOut(databaseUrl: string, statement: string, file: string): Promise<void> {
-  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {}, connection: JOB_SESSION });
+async function copyOut(databaseUrl: string, statement: string, file: string, session: Record<string, string> = {}): Promise<void> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {}, connection: { ...JOB_SESSION, ...session } });
   try {
     await pipeline(await sql.unsafe(statement).readable(), fs.createWriteStream(file));
   } finally {
@@ -107,7 +107,7 @@ export async function writeDayFile(opts: {
     let rows: number;
     if (spec.copy && makeFifo(source)) {
       // PostgreSQL and DuckDB at once, through a pipe: DuckDB writes the row groups while the day is still arriving.
-      const feed = copyOut(opts.databaseUrl, `COPY (${spec.copy(dayRange(day))}) TO STDOUT (FORMAT csv)`, source);
+      const feed = copyOut(opts.databaseUrl, `COPY (${spec.copy(dayRange(day))}) TO STDOUT (FORMAT csv)`, source, spec.copySession);
       try {
         rows = countOf(await duck.runAndReadAll(parquetCopy(dataset, source, out)));
       } catch (err) {
@@ -119,7 +119,7 @@ export async function writeDayFile(opts: {
       // A COPY that failed midway ended the pipe early: DuckDB saw a short day, and the file is dropped.
       await feed;
     } else {
-      if (spec.copy) await copyOut(opts.databaseUrl, `COPY (${spec.copy(dayRange(day))}) TO STDOUT (FORMAT csv)`, source);
+      if (spec.copy) await copyOut(opts.databaseUrl, `COPY (${spec.copy(dayRange(day))}) TO STDOUT (FORMAT csv)`, source, spec.copySession);
       else await writeMarketsSnapshot(sql, dayRange(day), source);
       rows = countOf(await duck.runAndReadAll(parquetCopy(dataset, source, out)));
     }

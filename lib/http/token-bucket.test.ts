@@ -121,3 +121,47 @@ describe("takeTokens – a batch is charged by its size", () => {
     expect(takeTokens(state, { burst: 10, ratePerS: 2 }, 1.5, 5)).toEqual({ allowed: true, remaining: 0, resetS: 5, retryAfterS: 0 });
   });
 });
+
+describe("TokenBuckets.charge – what was already spent, even past empty", () => {
+  it("charges past empty and answers the whole seconds until the bucket is positive again", () => {
+    const c = clock();
+    const b = new TokenBuckets({ ratePerS: 10, burst: 100, maxKeys: 10 }, c.now);
+    expect(b.charge("a", 0)).toBe(0); // a new client: a full bucket
+    expect(b.charge("a", 60)).toBe(0); // 40 left
+    expect(b.charge("a", 340)).toBe(31); // 300 in debt: (300 + 1) / 10 s
+    expect(b.take("a", 0).allowed).toBe(false); // the debt refuses takes too
+    c.advance(30);
+    expect(b.charge("a", 0)).toBe(1); // 0: not positive yet
+    c.advance(0.1);
+    expect(b.charge("a", 0)).toBe(0);
+    c.advance(1000);
+    expect(b.take("a", 0).remaining).toBe(100); // refilled to the burst, no further
+  });
+
+  it("a debt deeper than the burst is not swept before it is paid back", () => {
+    const c = clock();
+    const b = new TokenBuckets({ ratePerS: 1, burst: 2, maxKeys: 10 }, c.now);
+    b.charge("a", 10); // 8 in debt: full again after 10 s
+    c.advance(5);
+    b.take("other");
+    expect(b.charge("a", 0)).toBe(4);
+    c.advance(5);
+    b.take("other");
+    expect(b.size).toBe(1); // "a" refilled and swept; "other" kept
+    expect(b.take("a", 0).remaining).toBe(2);
+  });
+
+  it("refilled buckets are swept whether they were taken from or charged", () => {
+    const c = clock();
+    const b = new TokenBuckets({ ratePerS: 10, burst: 10, maxKeys: 10 }, c.now);
+    b.take("a", 5);
+    b.charge("b", 15);
+    expect(b.size).toBe(2);
+    c.advance(1);
+    b.take("c");
+    expect(b.size).toBe(2); // "a" idle for a full refill, "b" 5 short still
+    c.advance(1);
+    b.take("d");
+    expect(b.size).toBe(1);
+  });
+});

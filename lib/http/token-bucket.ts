@@ -1,7 +1,9 @@
 // Token buckets, the one implementation: a bucket holds up to `burst` tokens, refills continuously at
 // `ratePerS` tokens a second, and a request takes `n` of them (a batch is charged by its size). The
 // clock (seconds) is passed in, so the arithmetic is pure and testable without timers. Used by the /v1
-// rate limit (one bucket per client, lib/http/rate-limit.ts) and the socket joins (lib/realtime/server.ts).
+// rate limit (one bucket per client, lib/http/rate-limit.ts), the socket joins (lib/realtime/server.ts)
+// and the byte limit of the export files (lib/exports/byte-limit.ts), which charges what was already sent
+// and so may leave a bucket in debt.
 
 export interface BucketLimits {
   /** Tokens a bucket holds at most: what may be taken at once after being idle. */
@@ -42,6 +44,17 @@ export function takeTokens(state: BucketState, { burst, ratePerS }: BucketLimits
     resetS: Math.ceil((burst - tokens) / ratePerS),
     retryAfterS: allowed ? 0 : Math.max(1, Math.ceil((n - tokens) / ratePerS)),
   };
+}
+
+/** Seconds until a bucket holding `tokens` is positive again (holds a whole token): 0 when it is, else at least 1. */
+function untilPositiveS(tokens: number, ratePerS: number): number {
+  return tokens > 0 ? 0 : Math.max(1, Math.ceil((1 - tokens) / ratePerS));
+}
+
+/** Refills `state` up to `now`, then takes `n` tokens whether or not they are there (the bucket may go into debt). */
+function chargeTokens(state: BucketState, { burst, ratePerS }: BucketLimits, now: number, n: number) {
+  state.tokens = Math.min(burst, state.tokens + Math.max(0, now - state.at) * ratePerS) - n;
+  state.at = now;
 }
 
 export interface TokenBucket {
@@ -89,22 +102,42 @@ export class TokenBuckets {
     // Updated in place (no delete and re-insert: a Map's deleted slots slow every later scan).
     const state = bucket ?? { tokens: this.limits.burst, at: now };
     const decision = takeTokens(state, this.limits, now, n);
-    if (!bucket && state.tokens < this.limits.burst) {
-      this.buckets.set(key, state);
-      if (this.buckets.size > this.limits.maxKeys) this.evict(now, true);
-    }
-    if (now - this.sweptAt >= Math.max(1, this.fillS)) this.evict(now, false);
+    this.settle(key, state, bucket !== undefined, now);
     return decision;
   }
 
   /**
-   * Drops every bucket that has refilled (idle for a full refill): a scan at most once per refill
+   * Charges `n` tokens already spent (bytes already sent) to the key's bucket, even past empty: a debt that
+   * the refill pays back. Answers the seconds until the bucket is positive again, 0 when it is (n = 0 only
+   * reads it).
+   */
+  charge(key: string, n: number): number {
+    const now = this.now();
+    const bucket = this.buckets.get(key);
+    const state = bucket ?? { tokens: this.limits.burst, at: now };
+    chargeTokens(state, this.limits, now, n);
+    this.settle(key, state, bucket !== undefined, now);
+    return untilPositiveS(state.tokens, this.limits.ratePerS);
+  }
+
+  /** Remembers a new key's bucket once it is no longer full, and sweeps when a refill period has passed. */
+  private settle(key: string, state: BucketState, known: boolean, now: number) {
+    if (!known && state.tokens < this.limits.burst) {
+      this.buckets.set(key, state);
+      if (this.buckets.size > this.limits.maxKeys) this.evict(now, true);
+    }
+    if (now - this.sweptAt >= Math.max(1, this.fillS)) this.evict(now, false);
+  }
+
+  /**
+   * Drops every bucket that has refilled (idle for a full refill, and for its debt): a scan at most once per refill
    * period, so O(1) per take on average. Over maxKeys with everyone active, the keys seen first are
    * forgotten until it fits.
    */
   private evict(now: number, overfull: boolean) {
     this.sweptAt = now;
-    for (const [key, bucket] of this.buckets) if (now - bucket.at >= this.fillS) this.buckets.delete(key);
+    // A bucket in debt (charge) needs the time to pay it back on top.
+    for (const [key, bucket] of this.buckets) if (now - bucket.at >= this.fillS - Math.min(0, bucket.tokens) / this.limits.ratePerS) this.buckets.delete(key);
     if (!overfull) return;
     for (const key of this.buckets.keys()) {
       if (this.buckets.size <= this.limits.maxKeys) break;
