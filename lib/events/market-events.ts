@@ -1,5 +1,5 @@
 // The database's announcements of committed changes: the one definition of their kinds and fields.
-// Triggers (migrations 0002, 0006; 0017 adds where the market is listed) send NOTIFY market_events with a JSON payload; the change stream
+// Triggers (migrations 0002, 0006; 0017 adds where the market is listed; 0021 numbers each change at commit) send NOTIFY market_events with a JSON payload; the change stream
 // (./change-stream.ts) parses each one once, here, and hands the typed event to every consumer (the
 // response cache drops what it touched, the push channels signal their rooms).
 import { z } from "zod";
@@ -47,11 +47,18 @@ export interface MarketEvent {
    * did not say (an older trigger, a place too long to send).
    */
   groups?: MarketGroup[] | null;
+  /**
+   * Its position (docs/api.md "Positions"): the same on every instance and replica, growing in commit
+   * order. Absent when the writer's session switched positions off (migration 0021).
+   */
+  position?: number;
+  /** An orderbook change of one outcome: the book's version after it (docs/api.md "Book versions"). */
+  version?: number;
 }
 
 /**
- * The wire form: `{k, s?, m?, o?, r?}` (kind, slug, market id, outcome id, groups as
- * `[category, sub_category, tags, status]`); kept short, NOTIFY payloads are capped at 8 kB.
+ * The wire form: `{k, s?, m?, o?, r?, p?, v?}` (kind, slug, market id, outcome id, groups as
+ * `[category, sub_category, tags, status]`, position, book version); kept short, NOTIFY payloads are capped at 8 kB.
  */
 const wire = z.object({
   k: z.string(),
@@ -59,6 +66,8 @@ const wire = z.object({
   m: z.string().nullish(),
   o: z.string().nullish(),
   r: z.unknown().optional(),
+  p: z.number().int().positive().optional(),
+  v: z.number().int().nonnegative().optional(),
 });
 
 /** Read on its own: groups that cannot be read leave the event whole, only not saying its groups. */
@@ -93,10 +102,12 @@ export function parseMarketEvent(payload: string): MarketEvent | null {
   }
   const parsed = wire.safeParse(raw);
   if (!parsed.success || parsed.data.k === PING) return null;
-  const { k, s, m, o, r } = parsed.data;
+  const { k, s, m, o, r, p, v } = parsed.data;
   const kind = (KINDS as string[]).includes(k) ? (k as EventKind) : "flush";
   const event: MarketEvent = { kind, slug: s ?? null, marketId: m ?? null, outcomeId: o ?? null };
   if (r !== undefined) event.groups = groupsOf(r);
+  if (p !== undefined) event.position = p;
+  if (v !== undefined) event.version = v;
   return event;
 }
 
