@@ -25,6 +25,13 @@ export interface LiveSignal {
   at: number;
   seq: number;
   /**
+   * The position of the newest change the signal stands for (docs/api.md "Positions"): the same on every
+   * instance, growing in commit order. Join again with `since` set to it to get what you missed.
+   */
+  position?: number;
+  /** Sent again to a join with `since`: a change missed while away. */
+  replay?: boolean;
+  /**
    * On `orderbook` signals that name one outcome: that outcome's book as `GET …/orderbook` answers it
    * (primary shape) right after the change, so a watcher can show it without a request. Absent when
    * the server could not read it: refetch then.
