@@ -42,6 +42,8 @@ export interface HubOptions {
   keep?: number;
   /** Of those, the newest this many keep their data, read once for every resume. */
   keepResolved?: number;
+  /** Reads an event's data (default: ./resolve.ts). */
+  resolve?: (event: StreamEvent) => Promise<ResolvedEvent>;
   log?: (message: string) => void;
 }
 
@@ -62,7 +64,7 @@ interface Sub {
 
 const PAGE = 1000;
 
-export function createStreamHub({ source, keep = 50_000, keepResolved = 2_000, log = () => {} }: HubOptions) {
+export function createStreamHub({ source, keep = 50_000, keepResolved = 2_000, resolve = resolveEvent, log = () => {} }: HubOptions) {
   /** The newest position this instance has taken in. */
   let position = 0;
   /** Every live stream has been sent everything up to here. */
@@ -78,7 +80,7 @@ export function createStreamHub({ source, keep = 50_000, keepResolved = 2_000, l
   let catchingUp: Promise<void> | null = null;
 
   const interested = (events: StreamEvent[]) => events.some((e) => byChannel.has(e.channel));
-  const resolveAll = (k: Kept) => (k.resolved ??= Promise.all(k.events.map(resolveEvent)));
+  const resolveAll = (k: Kept) => (k.resolved ??= Promise.all(k.events.map(resolve)));
 
   const remember = (k: Kept) => {
     kept.push(k);
@@ -188,7 +190,7 @@ export function createStreamHub({ source, keep = 50_000, keepResolved = 2_000, l
         if (p > until || p > floor) break;
         after = p;
         const events = streamEventsOf(c).events.filter((e) => channels.has(e.channel));
-        if (events.length) yield { position: p, events: await Promise.all(events.map(resolveEvent)) };
+        if (events.length) yield { position: p, events: await Promise.all(events.map(resolve)) };
       }
       if (page.length < PAGE) break;
     }
@@ -227,7 +229,8 @@ export function createStreamHub({ source, keep = 50_000, keepResolved = 2_000, l
         void (async () => {
           try {
             if (since < until) {
-              const { horizon } = await source.bounds();
+              // What is kept here needs no database: a resume from inside it works while the database is away.
+              const horizon = since >= floor ? 0 : (await source.bounds()).horizon;
               if (since < horizon) {
                 sub.sent = until;
                 sink.reset({ reason: "retention", position: until, horizon });
