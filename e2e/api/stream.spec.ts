@@ -197,3 +197,16 @@ test("socket.io – join with since replays the missed events of the channel (as
   const old = await emitAck(socket, "join", { channel: `market:${m.slug}:price`, since: 0 });
   expect(old).toMatchObject({ ok: true, reset: true });
 });
+
+test("socket.io – the markets channel: a created market arrives as a `market` event with its list item", async ({ sql }) => {
+  const socket = await connectClient(testRun().baseURL);
+  sockets.push(socket);
+  const got: Array<Record<string, unknown>> = [];
+  socket.on("market", (e: Record<string, unknown>) => got.push(e));
+  expect(await emitAck(socket, "join", { channel: "markets" })).toEqual({ ok: true });
+  const m = await makeMarket(sql, { prefix: "sio-markets", status: "ACTIVE" });
+  await waitFor(() => got.some((e) => e.id === m.id && e.type === "created"), 10_000, "the created market");
+  const created = got.find((e) => e.id === m.id) as Record<string, unknown>;
+  expect(created).toMatchObject({ channel: "markets", slug: m.slug, market: { id: m.id, slug: m.slug, status: "ACTIVE" } });
+  expect(typeof created.position).toBe("number");
+});

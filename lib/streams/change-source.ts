@@ -1,7 +1,7 @@
 // change_log as the hub reads it (migration 0021): pages of numbered changes, parsed by the one parse of
 // lib/events/market-events.ts, and the bounds a resume is checked against.
 import "server-only";
-import { readDb } from "@/lib/db/client";
+import { db, readDb } from "@/lib/db/client";
 import { type MarketEvent, parseMarketEvent } from "@/lib/events/market-events";
 import type { ChangeSource } from "./hub";
 
@@ -18,8 +18,10 @@ export const changeLogSource: ChangeSource = {
     }
     return out;
   },
+  // From the primary: a replica behind it would start the hub before changes it never hears (they were
+  // committed before it listened), and nothing would ever send them.
   async bounds() {
-    const sql = await readDb();
+    const sql = db();
     const [r] = await sql<{ horizon: number; head: number }[]>`
       SELECT (SELECT horizon FROM change_log_state)::float8 AS horizon,
              coalesce((SELECT max(position) FROM change_log), (SELECT horizon FROM change_log_state))::float8 AS head`;

@@ -38,7 +38,7 @@ export interface Subscription {
 
 export interface HubOptions {
   source: ChangeSource;
-  /** Changes kept for resumes without a database read (a 30 s disconnect at the busiest is a few thousand). */
+  /** Changes kept for resumes without a database read (the simulator numbers about 10 a second: half an hour of them). */
   keep?: number;
   /** Of those, the newest this many keep their data, read once for every resume. */
   keepResolved?: number;
@@ -64,7 +64,7 @@ interface Sub {
 
 const PAGE = 1000;
 
-export function createStreamHub({ source, keep = 50_000, keepResolved = 2_000, resolve = resolveEvent, log = () => {} }: HubOptions) {
+export function createStreamHub({ source, keep = 20_000, keepResolved = 2_000, resolve = resolveEvent, log = () => {} }: HubOptions) {
   /** The newest position this instance has taken in. */
   let position = 0;
   /** Every live stream has been sent everything up to here. */
