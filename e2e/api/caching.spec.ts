@@ -40,7 +40,7 @@ test.beforeAll(async ({ sql }) => {
 });
 
 test("every 200 from /v1 carries a weak ETag that is stable across identical requests", async ({ request }) => {
-  for (const e of [...endpointsOf(m), { url: "/v1/openapi.json" }]) {
+  for (const e of [...endpointsOf(m), { url: "/v1/openapi.json" }, { url: "/v1/asyncapi.json" }]) {
     const a = await request.get(e.url);
     const b = await request.get(e.url);
     expect(a.status(), e.url).toBe(200);
@@ -51,7 +51,7 @@ test("every 200 from /v1 carries a weak ETag that is stable across identical req
 });
 
 test("If-None-Match with the current ETag answers 304 with the same validators and no body", async ({ request }) => {
-  for (const e of [...endpointsOf(m), { url: "/v1/openapi.json" }]) {
+  for (const e of [...endpointsOf(m), { url: "/v1/openapi.json" }, { url: "/v1/asyncapi.json" }]) {
     for (const accept of ["application/json", CAMEL]) {
       const first = await request.get(e.url, { headers: { Accept: accept } });
       const etag = first.headers()["etag"];
@@ -137,7 +137,7 @@ test("errors from /v1 are not stored and carry no ETag", async ({ request }) => 
 });
 
 test("Vary: Accept on every /v1 response: 200, 304, 4xx, HEAD and OPTIONS", async ({ request }) => {
-  const urls = [...endpointsOf(m).map((e) => e.url), "/v1/openapi.json", "/v1/markets?limit=0", "/v1/markets/not-a-uuid", "/v1/unknown"];
+  const urls = [...endpointsOf(m).map((e) => e.url), "/v1/openapi.json", "/v1/asyncapi.json", "/v1/markets?limit=0", "/v1/markets/not-a-uuid", "/v1/unknown"];
   for (const url of urls) {
     for (const accept of ["application/json", CAMEL]) {
       const res = await request.get(url, { headers: { Accept: accept } });

@@ -14,7 +14,7 @@ test.beforeAll(async ({ sql }) => {
 });
 
 test("GET /v1 – Access-Control-Allow-Origin * on successes and errors, ETag exposed to scripts", async ({ request }) => {
-  const urls = [...endpointsOf(m).map((e) => e.url), "/v1/openapi.json", "/v1/markets?limit=0", "/v1/markets/not-a-uuid", "/v1/nowhere"];
+  const urls = [...endpointsOf(m).map((e) => e.url), "/v1/openapi.json", "/v1/asyncapi.json", "/v1/markets?limit=0", "/v1/markets/not-a-uuid", "/v1/nowhere"];
   for (const url of urls) {
     const res = await request.get(url, { headers: { Origin: ORIGIN } });
     expect(res.headers()["access-control-allow-origin"], url).toBe("*");
@@ -24,7 +24,7 @@ test("GET /v1 – Access-Control-Allow-Origin * on successes and errors, ETag ex
 });
 
 test("OPTIONS /v1 – answers the preflight of a conditional GET", async ({ request }) => {
-  for (const url of [...endpointsOf(m).map((e) => e.url), "/v1/openapi.json"]) {
+  for (const url of [...endpointsOf(m).map((e) => e.url), "/v1/openapi.json", "/v1/asyncapi.json"]) {
     const res = await request.fetch(url, {
       method: "OPTIONS",
       headers: { Origin: ORIGIN, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "if-none-match" },
