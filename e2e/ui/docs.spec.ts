@@ -77,3 +77,14 @@ test("the home page does not load the reference renderer, not even by prefetchin
   await page.waitForLoadState("networkidle");
   expect(scripts.some((s) => s.body.includes("scalar-app"))).toBe(true);
 });
+
+test("/docs – links the AsyncAPI document of the push channels, which answers JSON", async ({ page, request }) => {
+  await page.goto("/docs");
+  const link = page.getByRole("link", { name: "AsyncAPI document" });
+  await expect(link).toBeVisible();
+  const href = await link.getAttribute("href");
+  expect(href).toBe("/v1/asyncapi.json");
+  const res = await request.get(href!);
+  expect(res.status()).toBe(200);
+  expect((await res.json()).asyncapi).toBe("3.0.0");
+});
