@@ -3,7 +3,8 @@
 import { DiagnosticSeverity, Parser } from "@asyncapi/parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CHANNEL_KINDS } from "@/lib/events/channel-kinds";
-import { CHANNEL_NAME_PATTERN, MARKETS_CHANNEL } from "@/lib/realtime/payload-schemas";
+import { MARKETS_CHANNEL } from "@/lib/realtime/channels";
+import { CHANNEL_NAME_PATTERN } from "@/lib/realtime/payload-schemas";
 import { asyncApiDocument, asyncApiJson, STREAM_PATH } from "./asyncapi";
 import { openApiDocument } from "./openapi";
 
@@ -19,6 +20,13 @@ type Doc = {
 const doc = asyncApiDocument() as unknown as Doc;
 const CHANGE_EVENT = (channel: string) => (channel === MARKETS_CHANNEL ? "market" : channel);
 let parsed: Parsed;
+const namesOf = (messages: { all: () => { name: () => string | undefined }[] }) => messages.all().map((m) => m.name());
+const operation = (id: string) =>
+  parsed
+    .operations()
+    .all()
+    .find((o) => o.id() === id)!;
+const idsOf = (servers: { all: () => { id: () => string }[] }) => servers.all().map((s) => s.id());
 
 beforeAll(async () => {
   const { document, diagnostics } = await new Parser().parse(asyncApiJson().text as string);
@@ -32,26 +40,17 @@ describe("GET /v1/asyncapi.json – the AsyncAPI 3.0 document of the push channe
     expect(parsed.version()).toBe("3.0.0");
   });
 
-  it("describes every channel kind and the markets channel on Socket.IO, each with its change event, heartbeat and reset", () => {
-    const channels = parsed.channels().all();
+  it("describes every channel kind and the markets channel on Socket.IO, each with its change event and reset, a market's with heartbeats", () => {
     for (const kind of [...CHANNEL_KINDS, MARKETS_CHANNEL]) {
       const address = kind === MARKETS_CHANNEL ? MARKETS_CHANNEL : `market:{slug}:${kind}`;
-      const channel = channels.find((c) => c.address() === address);
+      const channel = parsed
+        .channels()
+        .all()
+        .find((c) => c.address() === address);
       expect(channel, address).toBeDefined();
-      expect(
-        channel!
-          .servers()
-          .all()
-          .map((s) => s.id()),
-      ).toEqual(["socketio"]);
-      expect(
-        channel!
-          .messages()
-          .all()
-          .map((m) => m.name())
-          .sort(),
-        address,
-      ).toEqual([CHANGE_EVENT(kind), "heartbeat", "reset"].sort());
+      expect(idsOf(channel!.servers())).toEqual(["socketio"]);
+      const events = kind === MARKETS_CHANNEL ? [CHANGE_EVENT(kind), "reset"] : [CHANGE_EVENT(kind), "heartbeat", "reset"];
+      expect(namesOf(channel!.messages()).sort(), address).toEqual(events.sort());
     }
   });
 
@@ -60,45 +59,22 @@ describe("GET /v1/asyncapi.json – the AsyncAPI 3.0 document of the push channe
       .channels()
       .all()
       .find((c) => c.address() === STREAM_PATH)!;
-    expect(
-      stream
-        .servers()
-        .all()
-        .map((s) => s.id()),
-    ).toEqual(["sse"]);
+    expect(idsOf(stream.servers())).toEqual(["sse"]);
     const events = [...CHANNEL_KINDS, MARKETS_CHANNEL].map(CHANGE_EVENT);
-    expect(
-      stream
-        .messages()
-        .all()
-        .map((m) => m.name()),
-    ).toEqual(expect.arrayContaining([...events, "reset", "heartbeat"]));
-    const open = parsed
-      .operations()
-      .all()
-      .find((o) => o.id() === "openStream")!;
+    expect(namesOf(stream.messages())).toEqual(expect.arrayContaining([...events, "reset", "heartbeat"]));
+    const open = operation("openStream");
     expect(open.action()).toBe("receive");
     const http = open.bindings().get("http")!.value() as { method: string; query: { properties: Record<string, unknown> } };
     expect(http.method).toBe("GET");
     expect(Object.keys(http.query.properties).sort()).toEqual(["channels", "shape", "since"]);
     const request = open.messages().all()[0].bindings().get("http")!.value() as { headers: { properties: Record<string, unknown> } };
     expect(Object.keys(request.headers.properties)).toContain("Last-Event-ID");
-    expect(
-      open
-        .reply()!
-        .messages()
-        .all()
-        .map((m) => m.name())
-        .sort(),
-    ).toEqual([...events, "reset", "heartbeat"].sort());
+    expect(namesOf(open.reply()!.messages()).sort()).toEqual([...events, "reset", "heartbeat"].sort());
   });
 
   it("describes join and leave on Socket.IO, each with its payload and its ack", () => {
     for (const id of ["join", "leave"]) {
-      const op = parsed
-        .operations()
-        .all()
-        .find((o) => o.id() === id)!;
+      const op = operation(id);
       expect(op.action(), id).toBe("receive");
       expect(op.messages().all()[0].name()).toBe(id);
       expect(op.reply()!.messages().all()).toHaveLength(1);

@@ -7,7 +7,7 @@ import { createSchema } from "zod-openapi";
 import { Json } from "@/lib/cache/representation";
 import { CHANNEL_KINDS, type ChannelKind } from "@/lib/events/channel-kinds";
 import { CAMEL_MEDIA_TYPE, SLUG_PATTERN } from "@/lib/markets/schemas";
-import { SOCKET_PATH } from "@/lib/realtime/channels";
+import { MARKETS_CHANNEL, SOCKET_PATH } from "@/lib/realtime/channels";
 import {
   channelHeartbeatSchema,
   channelResetSchema,
@@ -16,7 +16,6 @@ import {
   joinRequestSchema,
   leaveAckSchema,
   leaveRequestSchema,
-  MARKETS_CHANNEL,
   marketEventSchema,
   orderbookEventSchema,
   priceEventSchema,
@@ -138,13 +137,15 @@ function sseMessages() {
 
 const SSE_DESCRIPTION = [
   "`text/event-stream`, opened with `retry: 1000`. Each change is an event whose `id:` is its position, `event:` its kind",
-  "and `data:` one line of JSON. With `Last-Event-ID` (or `since`) the stream first sends every change after that position",
-  "on its channels, in order, then the live ones; without either, live ones only. A position older than the retention",
-  "window (or ahead of the newest, or a truncated table) gets a `reset` event instead: refetch, then carry on from it.",
-  `A stream silent for ${HEARTBEAT_INTERVAL_MS} ms sends a \`heartbeat\`. Works with curl, EventSource and any HTTP client.`,
+  "and `data:` one line of JSON. With `Last-Event-ID` (or `since`; the header wins) the stream first sends every change",
+  "after that position on its channels, in order, then the live ones; without either, live ones only, and it starts with a",
+  "`heartbeat` naming the current position. A position older than the retention window (or ahead of the newest, or a",
+  "truncated table) gets a `reset` event instead: refetch, then carry on from it. A stream silent for",
+  `${HEARTBEAT_INTERVAL_MS} ms sends a \`heartbeat\`. Works with curl, EventSource and any HTTP client.`,
   "",
   `Limits: 1..${STREAM_MAX_CHANNELS} channels per stream, at most ${STREAMS_PER_CLIENT} streams per client (429 past it);`,
-  "the request is rate limited like any /v1 GET. Errors are the API's JSON 400 (`Invalid channels`, `Invalid since`).",
+  "the request is rate limited like any /v1 GET. Errors are the API's JSON: 400 (an invalid or unknown parameter,",
+  "channel list, channel or Last-Event-ID, too many channels), 404 (`Unknown market: <slug>`), 429.",
 ].join("\n");
 
 // ---------------------------------------------------------------- Socket.IO
@@ -167,20 +168,39 @@ function socketMessages() {
   };
 }
 
-/** The Socket.IO room of a channel: its change event, and the channel's heartbeat and reset. */
+/** The events a socket in a channel's room hears: its change event, reset, and on a market's channels heartbeats. */
+function roomEvents(name: ChannelKind | typeof MARKETS_CHANNEL): string[] {
+  return name === MARKETS_CHANNEL ? [eventOf(name), "reset"] : [eventOf(name), "heartbeat", "reset"];
+}
+
+/** The Socket.IO room of a channel. */
 function roomChannel(name: ChannelKind | typeof MARKETS_CHANNEL) {
-  const event = eventOf(name);
   return {
     address: name === MARKETS_CHANNEL ? MARKETS_CHANNEL : `market:{slug}:${name}`,
     title: name === MARKETS_CHANNEL ? "The catalogue" : `A market's ${name}`,
     description: `Joined with \`join\`; its events go to every socket in it.`,
     servers: [ref("servers/socketio")],
     ...(name === MARKETS_CHANNEL ? {} : { parameters: { slug: ref("components/parameters/slug") } }),
-    messages: {
-      [event]: ref(`components/messages/socket${capital(event)}`),
-      heartbeat: ref("components/messages/socketHeartbeat"),
-      reset: ref("components/messages/socketReset"),
-    },
+    messages: Object.fromEntries(roomEvents(name).map((m) => [m, ref(`components/messages/socket${capital(m)}`)])),
+  };
+}
+
+/** What the server sends to a channel's room. */
+function roomOperation(name: ChannelKind | typeof MARKETS_CHANNEL) {
+  const event = eventOf(name);
+  const markets = name === MARKETS_CHANNEL;
+  return {
+    action: "send",
+    title: roomEvents(name).join(", "),
+    summary: `What a socket in ${markets ? "`markets`" : `\`market:{slug}:${name}\``} hears.`,
+    description: markets
+      ? "`market` for each change of the catalogue, in position order; `reset` when a `join` with `since` cannot be " +
+        "replayed, or when many markets were added at once (`bulk`: read the catalogue again)."
+      : `\`${event}\` for each change (live, the changes of one 150 ms window, REALTIME_COALESCE_MS, fold into one signal whose ` +
+        "position is the newest; a replay sends each), `heartbeat` when the channel was silent, `reset` after a `join` " +
+        "whose `since` cannot be replayed.",
+    channel: ref(`channels/${roomId(name)}`),
+    messages: roomEvents(name).map((m) => ref(`channels/${roomId(name)}/messages/${m}`)),
   };
 }
 
@@ -275,8 +295,10 @@ function buildDocument() {
         description:
           "Acknowledged once the socket is in the channel. With `since` the server first sends every change of the channel " +
           "after that position (its kind's event, `replay: true`, in order), then acks with the position it reached; a `since` " +
-          "it cannot replay gets a `reset` event and an ack with `reset: true`. Refused: `{ok: false, error}` (a malformed " +
-          "channel, an unknown market, more than 100 channels per socket or about 100 requests a second).",
+          "it cannot replay gets a `reset` event and an ack with `reset: true`. Just after a resumed join a change may come " +
+          "twice (replayed, then as a live signal): drop an event whose position is not above the newest one handled. " +
+          "Refused: `{ok: false, error}` (a malformed channel, an unknown market, more than 100 channels per socket or " +
+          "about 100 requests a second).",
         channel: ref("channels/socket"),
         messages: [ref("channels/socket/messages/join")],
         reply: { channel: ref("channels/socket"), messages: [ref("channels/socket/messages/joinAck")] },
@@ -289,25 +311,7 @@ function buildDocument() {
         messages: [ref("channels/socket/messages/leave")],
         reply: { channel: ref("channels/socket"), messages: [ref("channels/socket/messages/leaveAck")] },
       },
-      ...Object.fromEntries(
-        ROOMS.map((name) => {
-          const event = eventOf(name);
-          return [
-            `${roomId(name)}Events`,
-            {
-              action: "send",
-              title: `${event}, heartbeat, reset`,
-              summary: `What a socket in ${name === MARKETS_CHANNEL ? "`markets`" : `\`market:{slug}:${name}\``} hears.`,
-              description:
-                `\`${event}\` for each change (live, changes less than 150 ms apart, REALTIME_COALESCE_MS, may be folded into one signal whose ` +
-                "position is the newest; a replay sends each), `heartbeat` when the channel was silent, `reset` after a `join` " +
-                "whose `since` cannot be replayed.",
-              channel: ref(`channels/${roomId(name)}`),
-              messages: [event, "heartbeat", "reset"].map((m) => ref(`channels/${roomId(name)}/messages/${m}`)),
-            },
-          ];
-        }),
-      ),
+      ...Object.fromEntries(ROOMS.map((name) => [`${roomId(name)}Events`, roomOperation(name)])),
     },
     components: {
       schemas: payloadSchemas(),

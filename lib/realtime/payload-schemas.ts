@@ -4,6 +4,7 @@
 // them. The book, the trade and the market are the REST schemas themselves (lib/markets/schemas).
 import { z } from "zod";
 import { CHANNEL_KINDS } from "@/lib/events/channel-kinds";
+import { MARKETS_CHANNEL } from "@/lib/realtime/channels";
 import {
   camelMarketListItemSchema,
   camelOrderBookSchema,
@@ -15,8 +16,6 @@ import {
   uuid,
 } from "@/lib/markets/schemas";
 
-/** The catalogue's channel: every market created, changed, moved to another status, resolved or deleted. */
-export const MARKETS_CHANNEL = "markets";
 /** At most this many channels in one stream (`channels`), and streams open at once per client. */
 export const STREAM_MAX_CHANNELS = 20;
 export const STREAMS_PER_CLIENT = 10;
@@ -128,7 +127,7 @@ export const marketEventSchema = z
   .object({
     channel: z.literal(MARKETS_CHANNEL),
     slug: envelope.slug,
-    outcomeId: z.null(),
+    outcomeId: envelope.outcomeId,
     at,
     position: positionSchema,
     ...socketFields,
@@ -142,11 +141,12 @@ export const marketEventSchema = z
   })
   .meta({ id: "MarketEvent", description: "A market was created, changed, moved to another status, resolved or deleted (channel `markets`)." });
 
-const RESET_REASONS = ["retention", "unknown", "flush"] as const;
+const RESET_REASONS = ["retention", "unknown", "flush", "bulk"] as const;
 const resetFields = {
   reason: z.enum(RESET_REASONS).meta({
     description:
-      "retention: the asked position is older than the retention window; unknown: it is ahead of the newest position; " + "flush: a table was truncated.",
+      "retention: the asked position is older than the retention window; unknown: it is ahead of the newest position; " +
+      "flush: a table was truncated (refetch everything); bulk: many markets were added at once (the markets channel: refetch the catalogue).",
   }),
   position: positionSchema.meta({ description: "Carry on from this position once what you hold is refetched." }),
   horizon: z.number().int().min(0).meta({ description: "Every position up to this one was dropped by retention." }),
@@ -216,19 +216,19 @@ export const joinAckSchema = z
   .meta({ id: "JoinAck", description: "The acknowledgement of `join`." });
 export const leaveAckSchema = z.union([z.object({ ok: z.literal(true) }), refused]).meta({ id: "LeaveAck", description: "The acknowledgement of `leave`." });
 
-/** The query of GET /v1/stream. */
-export const streamQuerySchema = z.object({
+/** The query of GET /v1/stream (any other parameter is a 400). */
+export const streamQuerySchema = z.strictObject({
   channels: z.string().meta({
     description: `1..${STREAM_MAX_CHANNELS} channels, comma-separated: \`market:{slug}:price\`, \`market:{slug}:orderbook\`, \`market:{slug}:trades\`, \`markets\`.`,
     example: "market:will-btc-close-above-100k-in-2025:orderbook,market:will-btc-close-above-100k-in-2025:trades",
   }),
   since: z
     .string()
-    .regex(/^\d+$/)
+    .regex(/^(0|[1-9]\d{0,15})$/)
     .optional()
     .meta({ description: "Resume after this position, as the Last-Event-ID header does. Without either: live events only.", example: "1048576" }),
   shape: z
-    .literal("camel")
+    .enum(["primary", "camel"])
     .optional()
-    .meta({ description: "The camelCase variant of book, trades and market (as Accept: application/vnd.markets.camel+json)." }),
+    .meta({ description: "camel: the camelCase variant of book, trades and market, as Accept: application/vnd.markets.camel+json (which shape overrides)." }),
 });

@@ -22,9 +22,8 @@ for (const { id } of outcomes) {
 live.watchTrades({ slug, limit: 20 }, (_tape, { added, reset }) => console.log(reset ? "tape read whole" : `${added.length} new trade(s)`));
 
 // What the helper resumes from: each signal's position, and whether it was replayed after a reconnect.
-type Positioned = LiveSignal & { position?: number; replay?: boolean };
 for (const kind of ["orderbook", "trades"]) {
-  live.socket.on(kind, (s: Positioned) => console.log(`  ${s.channel} at position ${s.position}${s.replay ? " (replayed)" : ""}`));
+  live.socket.on(kind, (s: LiveSignal) => console.log(`  ${s.channel} at position ${s.position}${s.replay ? " (replayed)" : ""}`));
 }
 
 // Drop the connection once, as a network would: Socket.IO reconnects by itself and the helper resumes.
