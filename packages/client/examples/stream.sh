@@ -23,7 +23,6 @@ while :; do
     done
   status=("${PIPESTATUS[@]}")
   [ "${status[0]}" = 22 ] && exit 1 # the server refused the request (its body is printed above)
-  id=$(cat "$last")
-  echo "# stream dropped (curl exit ${status[0]}); resuming ${id:+after position $id}${id:-live}" >&2
+  echo "# stream dropped (curl exit ${status[0]}); resuming after position $(cat "$last")" >&2
   sleep 1 # the stream's `retry: 1000`
 done
