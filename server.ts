@@ -24,6 +24,9 @@ import { startExportJob } from "./lib/exports/scheduler";
 import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
 import { isErrorOf } from "./lib/process-state";
 import { attachRealtime } from "./lib/realtime/server";
+import { changeLogSource } from "./lib/streams/change-source";
+import { createStreamHub } from "./lib/streams/hub";
+import { sseEndpoint } from "./lib/streams/sse";
 import { apiRouter, loadApiRoutes } from "./lib/http/api-router";
 import { frontDoor } from "./lib/http/front-door";
 import { secureDocument } from "./lib/pages/document-security";
@@ -171,10 +174,15 @@ async function main() {
   // (lib/http/api-router.ts). Not in dev:
   // there Next compiles the routes and reloads an edited handler, which modules loaded once here would not.
   const api = dev ? () => false : apiRouter(await loadApiRoutes(path.join(import.meta.dirname, "app")));
+  // Numbered changes to the streams that follow them, resumable from a position (lib/streams/hub.ts);
+  // server-sent events on /v1/stream, held open beside the route modules.
+  const hub = createStreamHub({ source: changeLogSource, log: (m) => console.log(`[streams] ${m}`) });
+  const sse = sseEndpoint({ hub, trustProxy });
   const server = http.createServer((req, res) => {
     if (LOG_REQUESTS) logRequest(req, res);
     if (guard(req, res)) return;
     if (exportBytes?.(req, res)) return;
+    if (sse.handle(req, res)) return;
     if (api(req, res)) return;
     if (statics(req, res)) return;
     if (answerUnavailablePage(req, res)) return;
@@ -198,17 +206,21 @@ async function main() {
     // The lists' in-memory orders (lib/markets/list-index.ts), kept by the same stream.
     changes.subscribe(listIndex().subscriber);
   }
+  // The hub after the cache: the data it reads for an event is never the answer the change replaced.
+  changes.subscribe({ event: (e) => hub.input(e), listening: (resumed) => void (resumed && hub.catchUp()) });
   // Push channels on the same port. A failure to attach is an error, not a silently missing feature.
   const closeRealtime = attachRealtime(server, {
     changes,
+    hub,
     bookFor: REALTIME_PUSH_BOOK ? (slug, outcomeId) => getVersionedOrderBook({ slug, outcomeId }) : undefined,
     bookVersionsFor: (slug) => getBookVersions({ slug }),
     tapeFor: (slug, after, limit) => getTrades({ slug, after: after ?? undefined, limit }),
   });
   let realtimeClosed: Promise<unknown> | undefined;
-  const closePush = () => (realtimeClosed ??= closeRealtime());
+  const closePush = () => (realtimeClosed ??= (sse.close(), closeRealtime()));
   started.push({ what: "the push channels", stop: closePush });
   await changes.start();
+  await hub.start();
   started.push({ what: "the trending sweeper", stop: startTrendingSweeper(sql) });
   started.push({ what: "the book log sweeper", stop: startBookLogSweeper(sql) });
   // The daily Parquet exports, written by a child process at low priority (docs/api.md "Exports").

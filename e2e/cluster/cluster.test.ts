@@ -13,6 +13,7 @@ import { sleep } from "@/lib/dev/tools";
 import { join, waitFor } from "../realtime-helpers";
 import { holdLock, lockWaiters } from "../support/locks";
 import { addOrder, addTrades, makeMarket, type TestMarket } from "../support/markets";
+import { openStream } from "../support/sse";
 import { freePort } from "@/lib/dev/tools";
 import { startCluster, type Cluster } from "../../scripts/cluster/topology";
 
@@ -168,6 +169,60 @@ describe("cluster – through HAProxy", () => {
       socket.close();
     }
   });
+});
+
+describe("cluster – streams resume from a position on the other instance", () => {
+  it("a stream cut for 30 s and resumed on app2 with Last-Event-ID gets exactly the events it missed, in order, none twice; so does a socket joining with since", async () => {
+    const m = await makeMarket(primary, { prefix: "cl-resume", status: "ACTIVE" });
+    const channels = [`market:${m.slug}:orderbook`, `market:${m.slug}:trades`, `market:${m.slug}:price`];
+    const url = `${cluster.baseURL}/v1/stream?channels=${encodeURIComponent(channels.join(","))}`;
+    const pinned = (server: string, extra: Record<string, string> = {}) => openStream(url, { cookie: `SRV=${server}`, ...extra });
+    const all = await pinned("app1"); // never cut: what the resumed one must end up with
+    const first = await pinned("app1");
+    const streams = [all, first];
+    try {
+      await Promise.all(streams.map((s) => s.waitFor((ev) => ev.length > 0, 10_000, "the opening heartbeat")));
+      await addOrder(primary, m, { price: "0.410" });
+      await first.waitFor((ev) => ev.some((e) => e.event === "orderbook"), 10_000, "the first book event");
+      first.close();
+      const lastId = first.lastId() as string;
+      // 30 s away: a write a second, books, trades and probabilities.
+      for (let i = 0; i < 30; i++) {
+        if (i % 3 === 0) await addOrder(primary, m, { price: `0.4${i % 10}0`, outcome: i % 2 ? m.no : m.yes });
+        else if (i % 3 === 1) await addTrades(primary, m, [{ price: "0.450", outcome: i % 2 ? m.no : m.yes }]);
+        else await primary`UPDATE outcomes SET probability = ${40 + i} WHERE id = ${m.yes}`;
+        await sleep(1000);
+      }
+      const socket = await connect({ server: "app2" });
+      const replayed: Array<Record<string, unknown>> = [];
+      socket.on("orderbook", (sig: Record<string, unknown>) => replayed.push(sig));
+      const again = await pinned("app2", { "Last-Event-ID": lastId });
+      streams.push(again);
+      const ack = await socket.timeout(10_000).emitWithAck("join", { channel: channels[0], since: Number(lastId) });
+      expect(ack).toMatchObject({ ok: true });
+      await addOrder(primary, m, { price: "0.499" }); // one after the return
+      await all.waitFor(
+        (ev) => ev.some((e) => e.event === "orderbook" && e.data.book && JSON.stringify(e.data.book).includes("0.499")),
+        15_000,
+        "the last book",
+      );
+      const expected = all.changes().filter((e) => Number(e.id) > Number(lastId));
+      await again.waitFor((ev) => ev.filter((e) => e.event !== "heartbeat").length >= expected.length, 15_000, "every missed event");
+      await sleep(500);
+      const brief = (e: { id?: string; event: string; data: Record<string, unknown> }) => `${e.id} ${e.event} ${e.data.channel}`;
+      expect(again.changes().map(brief)).toEqual(expected.map(brief));
+      expect(again.changes().map((e) => e.data)).toEqual(expected.map((e) => e.data));
+      expect(again.headers.get("x-served-by")).toBe("app2");
+      // The socket: the missed book events of its channel, as the stream sends them, by position.
+      const books = expected.filter((e) => e.event === "orderbook");
+      const seen = new Map<number, Record<string, unknown>>();
+      for (const { replay, seq, ...sig } of replayed) if (typeof sig.position === "number" && !seen.has(sig.position)) seen.set(sig.position, sig);
+      for (const b of books.slice(0, -1)) expect(seen.get(Number(b.id)), `book event at ${b.id}`).toEqual(b.data);
+      socket.close();
+    } finally {
+      for (const s of streams) s.close();
+    }
+  }, 120_000);
 });
 
 describe("cluster – a push never outruns the data (replica held back by recovery_min_apply_delay)", () => {

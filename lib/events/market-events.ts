@@ -54,11 +54,13 @@ export interface MarketEvent {
   position?: number;
   /** An orderbook change of one outcome: the book's version after it (docs/api.md "Book versions"). */
   version?: number;
+  /** With a position: when the change was numbered, at its commit (microseconds since 1970). */
+  atUs?: number;
 }
 
 /**
- * The wire form: `{k, s?, m?, o?, r?, p?, v?}` (kind, slug, market id, outcome id, groups as
- * `[category, sub_category, tags, status]`, position, book version); kept short, NOTIFY payloads are capped at 8 kB.
+ * The wire form: `{k, s?, m?, o?, r?, p?, v?, a?}` (kind, slug, market id, outcome id, groups as
+ * `[category, sub_category, tags, status]`, position, book version, a: time of the position in µs); kept short, NOTIFY payloads are capped at 8 kB.
  */
 const wire = z.object({
   k: z.string(),
@@ -68,6 +70,7 @@ const wire = z.object({
   r: z.unknown().optional(),
   p: z.number().int().positive().optional(),
   v: z.number().int().nonnegative().optional(),
+  a: z.number().int().optional(),
 });
 
 /** Read on its own: groups that cannot be read leave the event whole, only not saying its groups. */
@@ -102,12 +105,13 @@ export function parseMarketEvent(payload: string): MarketEvent | null {
   }
   const parsed = wire.safeParse(raw);
   if (!parsed.success || parsed.data.k === PING) return null;
-  const { k, s, m, o, r, p, v } = parsed.data;
+  const { k, s, m, o, r, p, v, a } = parsed.data;
   const kind = (KINDS as string[]).includes(k) ? (k as EventKind) : "flush";
   const event: MarketEvent = { kind, slug: s ?? null, marketId: m ?? null, outcomeId: o ?? null };
   if (r !== undefined) event.groups = groupsOf(r);
   if (p !== undefined) event.position = p;
   if (v !== undefined) event.version = v;
+  if (a !== undefined) event.atUs = a;
   return event;
 }
 

@@ -24,7 +24,26 @@ export function parseChannel(name: unknown): Channel | null {
   return m ? { slug: m[1], kind: m[2] as ChannelKind } : null;
 }
 
-export type Ack = { ok: true } | { ok: false; error: string };
+/** The catalogue's channel (docs/api.md "Push channels"): markets created, changed, resolved, deleted. */
+export const MARKETS_CHANNEL = "markets";
+
+/** The event a channel's changes are sent as: its kind, or `market` on the catalogue's channel. */
+export type StreamEventName = ChannelKind | "market";
+
+export type StreamChannel = { kind: ChannelKind; slug: string; name: string } | { kind: "markets"; slug: null; name: typeof MARKETS_CHANNEL };
+
+/** Any channel a client may follow (a market's, or the catalogue's), or null when it names none. */
+export function parseStreamChannel(name: unknown): StreamChannel | null {
+  if (name === MARKETS_CHANNEL) return { kind: "markets", slug: null, name: MARKETS_CHANNEL };
+  const ch = parseChannel(name);
+  return ch && { ...ch, name: name as string };
+}
+
+/**
+ * A join's ack: with `since`, `position` is where the replay stopped and the live signals take over
+ * (a signal at or below it adds nothing); `reset`: older than the retention window, refetch.
+ */
+export type Ack = { ok: true; position?: number; reset?: boolean } | { ok: false; error: string };
 
 // The signal and heartbeat a channel sends are the public types of the TypeScript client
 // (packages/client/src/live.ts, docs/api.md "Push channels"): written there once, the server sends them.

@@ -12,6 +12,8 @@ export interface Change {
   outcomeId: string | null;
   /** Trades were corrected or deleted (not only added): what a trades signal carries cannot say so, watchers refetch. */
   edit?: boolean;
+  /** The change's position (docs/api.md "Positions"); folded changes keep the newest. */
+  position?: number;
 }
 
 export interface EmitterOptions {
@@ -62,12 +64,12 @@ export function createSignalEmitter(options: EmitterOptions): SignalEmitter {
   const seqs = new Map<string, number>();
 
   // `at` is when the throttle let the signal go, even if reading its book delayed the emit.
-  const emit = (channel: string, { kind, slug, outcomeId }: Change, at: number, extra: object = {}) => {
+  const emit = (channel: string, { kind, slug, outcomeId, position }: Change, at: number, extra: object = {}) => {
     if (!watchers(channel)) return;
     const seq = (seqs.get(channel) ?? 0) + 1;
     seqs.set(channel, seq);
     lastSent.set(channel, now());
-    send(channel, kind, { channel, slug, outcomeId, at, seq, ...extra });
+    send(channel, kind, { channel, slug, outcomeId, at, seq, ...(position === undefined ? {} : { position }), ...extra });
   };
 
   // The signals of one channel keep their order while the data of one of them is being read.
@@ -90,7 +92,12 @@ export function createSignalEmitter(options: EmitterOptions): SignalEmitter {
 
   // Changes folded together name their outcome only when they all concern the same one.
   const throttle = createThrottle<Change>(options.coalesceMs, release, {
-    merge: (a, b) => ({ ...b, outcomeId: a.outcomeId === b.outcomeId ? b.outcomeId : null, edit: a.edit || b.edit }),
+    merge: (a, b) => ({
+      ...b,
+      outcomeId: a.outcomeId === b.outcomeId ? b.outcomeId : null,
+      edit: a.edit || b.edit,
+      position: Math.max(a.position ?? 0, b.position ?? 0) || undefined,
+    }),
     timers: options.timers,
   });
 

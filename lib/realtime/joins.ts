@@ -1,7 +1,7 @@
 // The join protocol of the push channels (docs/api.md "Push channels"): `join` and `leave` take `{channel}`
 // and always ack. A request is validated, rate limited per socket, and a join needs the market to exist
 // (asked through a slug cache, so a flood of joins for made-up markets barely reaches the database).
-import { MAX_CHANNELS_PER_SOCKET, parseChannel, type Ack, type Channel } from "./channels";
+import { MAX_CHANNELS_PER_SOCKET, parseStreamChannel, type Ack, type StreamChannel } from "./channels";
 import { channelRequest } from "./schemas";
 import { createTokenBucket } from "../http/token-bucket";
 
@@ -12,11 +12,18 @@ export interface JoiningSocket {
   join: (room: string) => unknown;
   leave: (room: string) => unknown;
   on: (event: string, listener: (...args: unknown[]) => void) => unknown;
+  /** Sends the socket an event of its own (a resumed channel's missed events). */
+  emit?: (event: string, ...args: unknown[]) => unknown;
 }
 
 export interface JoinOptions {
   /** Whether a market has this slug. */
   marketExists: (slug: string) => Promise<boolean>;
+  /**
+   * A join with `since`: sends the socket the channel's events after that position (or a reset), and
+   * resolves once the live signals take over, with the ack (docs/api.md "Positions"). Absent: `since` is ignored.
+   */
+  resume?: (socket: JoiningSocket, channel: string, since: number) => Promise<Ack>;
   maxChannels?: number;
   /** Join/leave requests per socket: a bucket of `burst`, refilled at `ratePerS`. */
   burst?: number;
@@ -26,15 +33,15 @@ export interface JoinOptions {
 
 const MALFORMED: Ack = { ok: false, error: "Malformed channel" };
 
-/** The channel a request names, or null when it is not a well-formed one. */
-function channelOf(payload: unknown): (Channel & { name: string }) | null {
+/** The channel a request names (with the position to resume from), or null when it is not a well-formed one. */
+function channelOf(payload: unknown): (StreamChannel & { since?: number }) | null {
   const req = channelRequest.safeParse(payload);
   if (!req.success) return null;
-  const ch = parseChannel(req.data.channel);
-  return ch && { ...ch, name: req.data.channel };
+  const ch = parseStreamChannel(req.data.channel);
+  return ch && { ...ch, since: req.data.since };
 }
 
-export function createJoinProtocol({ marketExists, maxChannels = MAX_CHANNELS_PER_SOCKET, burst = 200, ratePerS = 100, log = () => {} }: JoinOptions) {
+export function createJoinProtocol({ marketExists, resume, maxChannels = MAX_CHANNELS_PER_SOCKET, burst = 200, ratePerS = 100, log = () => {} }: JoinOptions) {
   const join = async (socket: JoiningSocket, payload: unknown): Promise<Ack> => {
     const ch = channelOf(payload);
     if (!ch) return MALFORMED;
@@ -42,7 +49,8 @@ export function createJoinProtocol({ marketExists, maxChannels = MAX_CHANNELS_PE
     if (socket.rooms.size - 1 >= maxChannels) {
       return { ok: false, error: `Too many channels: a socket may join at most ${maxChannels}` };
     }
-    if (!(await marketExists(ch.slug))) return { ok: false, error: `Unknown market: ${ch.slug}` };
+    if (ch.slug !== null && !(await marketExists(ch.slug))) return { ok: false, error: `Unknown market: ${ch.slug}` };
+    if (ch.since !== undefined && resume) return resume(socket, ch.name, ch.since);
     socket.join(ch.name);
     return { ok: true };
   };

@@ -8,15 +8,38 @@ import { config } from "../config";
 import type { ChangeStream } from "../events/change-stream";
 import { pushKindsOf } from "../events/market-events";
 import { marketSlugExists } from "@/lib/markets/sql/market";
-import { SOCKET_PATH, channelName, parseChannel } from "./channels";
+import { type Ack, MARKETS_CHANNEL, SOCKET_PATH, channelName, parseChannel } from "./channels";
 import { createSignalEmitter } from "./emitter";
 import { createJoinProtocol } from "./joins";
 import { createSlugCache } from "./slug-cache";
 import { createTapeCarrier, type TapeReader } from "./tape";
 
+/**
+ * The numbered changes, resumable from a position (lib/streams/hub.ts): what a `join` with `since` and
+ * the `markets` channel are served from. Described here, not imported: the hub knows nothing of sockets.
+ */
+export interface StreamFeed {
+  subscribe(
+    channels: readonly string[],
+    since: number | undefined,
+    sink: {
+      send: (events: Array<{ event: { channel: string; name: string }; data: (shape: "primary") => Record<string, unknown> }>) => void;
+      reset: (info: { reason: string; position: number; horizon: number }) => void;
+      live?: () => void;
+    },
+  ): { close: () => void; position: () => number };
+}
+
 export interface RealtimeOptions {
   /** The announcements of committed changes; the caller starts it. */
   changes: ChangeStream;
+  /** Numbered changes: joins with `since` and the `markets` channel (absent: neither). */
+  hub?: StreamFeed;
+  /**
+   * After a resumed join, how long the socket also hears the hub, while signals of changes the hub had
+   * not yet sent may have gone out before it joined the room (a client drops what it has by position).
+   */
+  resumeOverlapMs?: number;
   /** At most one signal per channel per this many ms; the last change always goes out (REALTIME_COALESCE_MS). */
   coalesceMs?: number;
   /** Every joined channel hears from the server at least this often (REALTIME_CHANNEL_HEARTBEAT_MS; 0: off). */
@@ -96,11 +119,47 @@ export function attachRealtime(server: http.Server, options: RealtimeOptions): (
   io.of("/").adapter.on("delete-room", (room: string) => {
     emitter.forget(room);
     tape?.forget(room);
+    if (room === MARKETS_CHANNEL) marketsFeed?.close(), (marketsFeed = null);
   });
 
   // Known slugs a while, unknown ones briefly; a market created since is announced ('list') and forgotten.
   const slugs = createSlugCache({ lookup: marketSlugExists, hitMs: 60_000, missMs: slugMissMs, max: 10_000 });
-  const joins = createJoinProtocol({ marketExists: slugs.exists, log });
+  const { hub } = options;
+  const overlapMs = options.resumeOverlapMs ?? Math.max(1000, 4 * coalesceMs);
+  const resume =
+    hub &&
+    ((socket: Parameters<typeof joinsAttach>[0], channel: string, since: number) =>
+      new Promise<Ack>((resolve) => {
+        let reset = false;
+        const sub = hub.subscribe([channel], since, {
+          send: (events) => {
+            for (const e of events) socket.emit?.(e.event.name, { ...e.data("primary"), replay: true });
+          },
+          reset: (info) => {
+            reset = true;
+            socket.emit?.("reset", { channel, ...info });
+          },
+          live: () => {
+            socket.join(channel);
+            resolve({ ok: true, position: sub.position(), ...(reset ? { reset: true } : {}) });
+            setTimeout(() => sub.close(), overlapMs).unref?.();
+          },
+        });
+      }));
+  const joins = createJoinProtocol({ marketExists: slugs.exists, resume, log });
+  const joinsAttach = joins.attach;
+
+  // The catalogue's room hears the hub's `market` events while anyone is in it.
+  let marketsFeed: { close: () => void } | null = null;
+  io.of("/").adapter.on("create-room", (room: string) => {
+    if (room !== MARKETS_CHANNEL || !hub || marketsFeed) return;
+    marketsFeed = hub.subscribe([MARKETS_CHANNEL], undefined, {
+      send: (events) => {
+        for (const e of events) io.to(MARKETS_CHANNEL).emit("market", e.data("primary"));
+      },
+      reset: (info) => io.to(MARKETS_CHANNEL).emit("reset", { channel: MARKETS_CHANNEL, ...info }),
+    });
+  });
   io.on("connection", (socket) => joins.attach(socket));
 
   const unsubscribe = options.changes.subscribe({
@@ -109,7 +168,7 @@ export function attachRealtime(server: http.Server, options: RealtimeOptions): (
       const { slug, outcomeId } = event;
       if (slug === null) return;
       const edit = event.kind === "trade_edit";
-      for (const kind of pushKindsOf(event)) emitter.push(channelName(slug, kind), { kind, slug, outcomeId, edit });
+      for (const kind of pushKindsOf(event)) emitter.push(channelName(slug, kind), { kind, slug, outcomeId, edit, position: event.position });
     },
     // Whatever was committed while LISTEN was down is lost: every joined channel gets a signal and its clients refetch.
     listening: (resumed) => {
@@ -127,6 +186,7 @@ export function attachRealtime(server: http.Server, options: RealtimeOptions): (
 
   return async () => {
     unsubscribe();
+    marketsFeed?.close();
     emitter.close();
     await io.close();
   };

@@ -118,7 +118,7 @@ BEGIN
     DELETE FROM market_positions p WHERE NOT EXISTS (SELECT 1 FROM markets m WHERE m.id = p.market_id);
   END IF;
 
-  PERFORM pg_notify('market_events', ((event - 'i') || jsonb_build_object('p', position))::text)
+  PERFORM pg_notify('market_events', ((event - 'i') || jsonb_build_object('p', position, 'a', (extract(epoch FROM at) * 1000000)::int8))::text)
      FROM change_log WHERE position BETWEEN base AND base + k - 1 ORDER BY position;
   RETURN NULL;
 END $$;
@@ -204,11 +204,14 @@ BEGIN
       FROM (SELECT DISTINCT outcome_id FROM old_rows) x
       JOIN outcomes oc ON oc.id = x.outcome_id
       JOIN markets m ON m.id = oc.market_id;
+  ELSIF TG_ARGV[0] = 'trade' THEN
+    -- New trades name themselves (at most 101: an event carries 100, the 101st says there were more).
+    PERFORM announce(json_build_object('k', TG_ARGV[0], 's', m.slug, 'm', m.id, 'o', x.outcome_id, 'r', json_build_array(market_group(m)), 'i', to_json(x.ids)))
+      FROM (SELECT outcome_id, (array_agg(id))[1:101] AS ids FROM new_rows GROUP BY outcome_id) x
+      JOIN outcomes oc ON oc.id = x.outcome_id
+      JOIN markets m ON m.id = oc.market_id;
   ELSE
-    -- New trades name themselves (at most 101: a signal carries 100, the 101st says there were more).
-    PERFORM announce(json_build_object('k', TG_ARGV[0], 's', m.slug, 'm', m.id, 'o', x.outcome_id, 'r', json_build_array(market_group(m)),
-                                       'i', CASE WHEN TG_ARGV[0] = 'trade' THEN
-                                              (SELECT json_agg(t.id) FROM (SELECT id FROM new_rows t WHERE t.outcome_id = x.outcome_id LIMIT 101) t) END))
+    PERFORM announce(json_build_object('k', TG_ARGV[0], 's', m.slug, 'm', m.id, 'o', x.outcome_id, 'r', json_build_array(market_group(m))))
       FROM (SELECT DISTINCT outcome_id FROM new_rows) x
       JOIN outcomes oc ON oc.id = x.outcome_id
       JOIN markets m ON m.id = oc.market_id;

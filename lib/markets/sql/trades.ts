@@ -3,7 +3,7 @@ import "server-only";
 import { readDb } from "@/lib/db/client";
 import { InvalidCursor, MarketNotFound, OutcomeMismatch, OutcomeNotFound } from "../errors";
 import type { TradeRow } from "../rows";
-import { isUuid, type TradeTape } from "../schemas";
+import { isUuid, type Trade, type TradeTape } from "../schemas";
 import { tradeFromRow } from "../serialize";
 import { decodeTradeCursor, encodeTradeCursor, type TradeCursor } from "../trade-cursor";
 import { describeKey, type Fragment, keySql, type MarketKey, type Sql, validKey } from "./fragments";
@@ -102,4 +102,24 @@ async function marketExists(key: MarketKey): Promise<boolean> {
  */
 export function listTradesAfter(params: { marketId: string; outcomeId?: string; after: string; limit: number }): Promise<TradeTape> {
   return listTrades({ id: params.marketId, outcomeId: params.outcomeId, after: params.after, limit: params.limit });
+}
+
+/**
+ * The trades of one change (docs/api.md "Push channels": a `trades` event carries them): those of `ids`
+ * that still exist, newest first as the tape lists them, and the cursor of the newest.
+ */
+export async function tradesByIds(ids: readonly string[]): Promise<{ trades: Trade[]; cursor: string | null }> {
+  const valid = ids.filter(isUuid);
+  if (!valid.length) return { trades: [], cursor: null };
+  const sql = await readDb();
+  const rows = await sql<TradeRow[]>`
+    SELECT t.id, t.outcome_id, t.price::text AS price, t.shares::text AS shares, round(t.price * t.shares, 6)::text AS notional,
+           t.executed_at, (extract(epoch FROM t.executed_at) * 1000000)::int8::text AS us,
+           mk.id AS maker_id, mk.username AS maker_username, tk.id AS taker_id, tk.username AS taker_username
+      FROM trades t
+      LEFT JOIN users mk ON mk.id = t.maker_user_id
+      LEFT JOIN users tk ON tk.id = t.taker_user_id
+     WHERE t.id = ANY(${valid}::uuid[])
+     ORDER BY t.executed_at DESC, t.id DESC`;
+  return { trades: rows.map(tradeFromRow), cursor: rows.length ? encodeTradeCursor({ us: BigInt(rows[0].us), id: rows[0].id }) : null };
 }

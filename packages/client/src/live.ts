@@ -25,6 +25,13 @@ export interface LiveSignal {
   at: number;
   seq: number;
   /**
+   * The position of the newest change the signal stands for (docs/api.md "Positions"): the same on every
+   * instance, growing in commit order. Join again with `since` set to it to get what you missed.
+   */
+  position?: number;
+  /** Sent again to a join with `since`: a change missed while away. */
+  replay?: boolean;
+  /**
    * On `orderbook` signals that name one outcome: that outcome's book as `GET …/orderbook` answers it
    * (primary shape) right after the change, so a watcher can show it without a request. Absent when
    * the server could not read it: refetch then.
@@ -120,6 +127,10 @@ interface ChannelState {
   /** Seq of the last signal handled on this connection; undefined until the first since the join. */
   seq: number | undefined;
   joined: boolean;
+  /** A join with `since` is under way: its replayed signals are handled before the ack. */
+  resuming: boolean;
+  /** The newest position handled on this channel (docs/api.md "Positions"): where a reconnect resumes from. */
+  position: number | undefined;
   lastHeard: number;
   interval: number | undefined;
 }
@@ -155,19 +166,30 @@ export function createLive(api: MarketsClient, options: LiveOptions = {}) {
       for (const w of state.watchers) w.error(error);
       setTimeout(() => channels.get(name) === state && socket.connected && !state.joined && join(name, state, Math.min(delay * 2, retryMaxMs)), delay);
     };
+    // Back after a disconnect: resume from the newest position handled; the server replays what was missed.
+    const since = state.position;
+    state.resuming = since !== undefined;
     socket
       .timeout(10_000)
-      .emitWithAck("join", { channel: name })
-      .then((ack: { ok: boolean; error?: string }) => {
+      .emitWithAck("join", since === undefined ? { channel: name } : { channel: name, since })
+      .then((ack: { ok: boolean; error?: string; position?: number; reset?: boolean }) => {
+        state.resuming = false;
         if (channels.get(name) !== state || !socket.connected) return;
         if (!ack?.ok) return retry(new Error(`join ${name}: ${ack?.error ?? "refused"}`));
         state.joined = true;
         state.seq = undefined;
         state.lastHeard = Date.now();
-        // Read only once in the room: no change can fall between the read and the first signal.
+        if (typeof ack.position === "number") state.position = Math.max(state.position ?? 0, ack.position);
+        // Resumed: every change since was replayed and handled. Otherwise (a first join, a server that keeps
+        // no positions, a position older than it keeps) read afresh, once in the room: no change can fall
+        // between the read and the first signal.
+        if (since !== undefined && typeof ack.position === "number" && !ack.reset) return;
         for (const w of state.watchers) w.resync();
       })
-      .catch((err: unknown) => channels.get(name) === state && retry(err));
+      .catch((err: unknown) => {
+        state.resuming = false;
+        if (channels.get(name) === state) retry(err);
+      });
   };
 
   socket.on("connect", () => {
@@ -183,8 +205,20 @@ export function createLive(api: MarketsClient, options: LiveOptions = {}) {
 
   const handle = (raw: LiveSignal) => {
     const state = channels.get(raw?.channel);
-    if (!state?.joined || typeof raw.seq !== "number") return;
+    if (!state) return;
+    const position = typeof raw.position === "number" ? raw.position : undefined;
+    // A signal at or below the newest position handled stands for changes already handled (a replay and
+    // the live signal of the same change may both arrive around a resumed join).
+    if (position !== undefined && state.position !== undefined && position <= state.position) return;
+    if (raw.replay) {
+      if (!state.resuming && !state.joined) return;
+      if (position !== undefined) state.position = position;
+      for (const w of state.watchers) w.signal(raw, false);
+      return;
+    }
+    if (!state.joined || typeof raw.seq !== "number") return;
     state.lastHeard = Date.now();
+    if (position !== undefined) state.position = position;
     const gap = state.seq !== undefined && raw.seq !== state.seq + 1;
     state.seq = raw.seq;
     for (const w of state.watchers) w.signal(raw, gap);
@@ -218,7 +252,7 @@ export function createLive(api: MarketsClient, options: LiveOptions = {}) {
   function subscribe(name: string, watcher: Watcher): () => void {
     let state = channels.get(name);
     if (!state) {
-      state = { watchers: new Set(), seq: undefined, joined: false, lastHeard: Date.now(), interval: undefined };
+      state = { watchers: new Set(), seq: undefined, joined: false, resuming: false, position: undefined, lastHeard: Date.now(), interval: undefined };
       channels.set(name, state);
       state.watchers.add(watcher);
       if (socket.connected) join(name, state);

@@ -1,0 +1,184 @@
+// GET /v1/stream: the push channels as server-sent events (docs/api.md "Push channels"), for any HTTP
+// client. Each event's id is its position: a client that reconnects with Last-Event-ID (or ?since=)
+// gets every event it missed, in order, then the live ones, from any instance. Served beside the route
+// modules (server.ts), after the front door's checks and rate limit, because a stream is held open.
+import "server-only";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { BlockList } from "node:net";
+import { z } from "zod";
+import { API_HEADERS, PREFLIGHT_HEADERS, apiErrorAnswer } from "@/lib/api/headers";
+import { searchParamsOf, zodMessages } from "@/lib/api/query";
+import { clientAddress, clientKey } from "@/lib/http/rate-limit";
+import { CAMEL_MEDIA_TYPE } from "@/lib/markets/schemas/camel";
+import { marketSlugExists } from "@/lib/markets/sql/market";
+import { createSlugCache } from "@/lib/realtime/slug-cache";
+import { parseStreamChannel, type StreamChannel } from "@/lib/realtime/channels";
+import type { ResetInfo, StreamHub, Subscription } from "./hub";
+import type { Shape } from "./resolve";
+
+export const STREAM_PATH = "/v1/stream";
+
+export interface SseOptions {
+  hub: StreamHub;
+  trustProxy: BlockList | null;
+  /** Channels one stream may follow. */
+  maxChannels?: number;
+  /** Streams one client (address) may hold at once. */
+  maxStreamsPerClient?: number;
+  /** A stream that sent nothing for this long gets a heartbeat. */
+  heartbeatMs?: number;
+  /** A client that lets this much pile up unread is dropped (it reconnects and resumes). */
+  maxBufferedBytes?: number;
+  slugMissMs?: number;
+}
+
+const POSITION = /^(0|[1-9]\d{0,15})$/;
+const query = z
+  .object({
+    channels: z.string({ error: "channels is required" }).max(5000, "channels is too long"),
+    since: z.string().regex(POSITION, "since must be a position (a whole number ≥ 0)").optional(),
+    shape: z.enum(["primary", "camel"], { error: "shape must be one of: primary, camel" }).optional(),
+  })
+  .strict();
+
+type Answer = { status: number; headers: Record<string, string>; body: string };
+const send = (res: ServerResponse, a: Answer) => {
+  res.writeHead(a.status, a.headers);
+  res.end(a.body);
+};
+
+function wantsCamelHeader(accept: string | undefined): boolean {
+  if (!accept) return false;
+  return accept.split(",").some((range) => {
+    const [type, ...params] = range.split(";").map((s) => s.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith("q="));
+    return type === CAMEL_MEDIA_TYPE && (q === undefined || Number(q.slice(2)) > 0);
+  });
+}
+
+export function sseEndpoint(options: SseOptions) {
+  const { hub, trustProxy, maxChannels = 20, maxStreamsPerClient = 10, heartbeatMs = 5000, maxBufferedBytes = 4 << 20 } = options;
+  const slugs = createSlugCache({ lookup: marketSlugExists, hitMs: 60_000, missMs: options.slugMissMs ?? 5_000, max: 10_000 });
+  const perClient = new Map<string, number>();
+  const open = new Set<{ res: ServerResponse; sub: Subscription | null; last: number }>();
+
+  // One timer for every stream: a stream quiet for `heartbeatMs` hears the position it has been sent up to.
+  const beat = setInterval(
+    () => {
+      const now = Date.now();
+      for (const s of open) {
+        if (!s.sub || now - s.last < heartbeatMs) continue;
+        const position = s.sub.position();
+        write(s, `id: ${position}\nevent: heartbeat\ndata: {"at":${now},"position":${position},"interval":${heartbeatMs}}\n\n`);
+      }
+    },
+    Math.max(100, Math.floor(heartbeatMs / 2)),
+  );
+  beat.unref();
+
+  function write(s: { res: ServerResponse; last: number }, text: string) {
+    if (s.res.writableEnded) return;
+    s.last = Date.now();
+    s.res.write(text);
+    if (s.res.writableLength > maxBufferedBytes) s.res.destroy();
+  }
+
+  /** The request's channels, or the 400/404 that says what is wrong with them. */
+  async function channelsOf(list: string): Promise<StreamChannel[] | Answer> {
+    const names = [...new Set(list.split(",").map((c) => c.trim()))];
+    if (names.length === 0 || names.some((n) => n === "")) return apiErrorAnswer(400, "Invalid channels: a comma-separated list of channel names");
+    if (names.length > maxChannels) return apiErrorAnswer(400, `Too many channels: a stream may follow at most ${maxChannels}`);
+    const channels: StreamChannel[] = [];
+    for (const n of names) {
+      const ch = parseStreamChannel(n);
+      if (!ch) return apiErrorAnswer(400, `Invalid channel: ${n.slice(0, 240)}`);
+      channels.push(ch);
+    }
+    for (const ch of channels) if (ch.slug !== null && !(await slugs.exists(ch.slug))) return apiErrorAnswer(404, `Unknown market: ${ch.slug}`);
+    return channels;
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse) {
+    const url = req.url ?? "";
+    const q = query.safeParse(searchParamsOf(url.includes("?") ? url.slice(url.indexOf("?") + 1) : ""));
+    if (!q.success) return send(res, apiErrorAnswer(400, zodMessages(q.error)));
+    const lastId = req.headers["last-event-id"];
+    if (lastId !== undefined && (Array.isArray(lastId) || !POSITION.test(lastId.trim()))) {
+      return send(res, apiErrorAnswer(400, "Last-Event-ID must be a position (a whole number ≥ 0)"));
+    }
+    // The header is what a reconnecting EventSource sends: it wins over the since of the URL it reconnects to.
+    const sinceText = lastId !== undefined ? (lastId as string).trim() : q.data.since;
+    const since = sinceText === undefined ? undefined : Number(sinceText);
+    const channels = await channelsOf(q.data.channels).catch(() => apiErrorAnswer(503, "Service temporarily unavailable", { "Retry-After": "1" }));
+    if (!Array.isArray(channels)) return send(res, channels);
+    if (res.destroyed) return;
+
+    const client = clientKey(clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy));
+    const held = perClient.get(client) ?? 0;
+    if (held >= maxStreamsPerClient) {
+      return send(res, apiErrorAnswer(429, `Too many streams: a client may hold at most ${maxStreamsPerClient} at once`, { "Retry-After": "5" }));
+    }
+    perClient.set(client, held + 1);
+
+    const shape: Shape = q.data.shape === "camel" || (q.data.shape === undefined && wantsCamelHeader(req.headers.accept)) ? "camel" : "primary";
+    res.writeHead(200, {
+      ...API_HEADERS,
+      "Access-Control-Expose-Headers": "ETag",
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache, no-transform",
+      "X-Accel-Buffering": "no",
+    });
+    res.socket?.setNoDelay(true);
+    const s: { res: ServerResponse; sub: Subscription | null; last: number } = { res, sub: null, last: Date.now() };
+    open.add(s);
+    if (req.method === "HEAD") return res.end();
+    write(s, "retry: 1000\n\n");
+    s.sub = hub.subscribe(
+      channels.map((c) => c.name),
+      since,
+      {
+        send: (events) => write(s, events.map((e) => e.frame(shape)).join("")),
+        reset: (r: ResetInfo) => write(s, `id: ${r.position}\nevent: reset\ndata: ${JSON.stringify(r)}\n\n`),
+      },
+    );
+    // A live stream names its starting position at once: a client that drops before any event resumes from there.
+    if (since === undefined)
+      write(s, `id: ${s.sub.position()}\nevent: heartbeat\ndata: {"at":${Date.now()},"position":${s.sub.position()},"interval":${heartbeatMs}}\n\n`);
+    const done = () => {
+      if (!open.delete(s)) return;
+      s.sub?.close();
+      const n = (perClient.get(client) ?? 1) - 1;
+      if (n > 0) perClient.set(client, n);
+      else perClient.delete(client);
+    };
+    res.on("close", done);
+    req.on("close", done);
+  }
+
+  return {
+    /** Serves the request when it is the stream's; false otherwise. */
+    handle(req: IncomingMessage, res: ServerResponse): boolean {
+      const url = req.url ?? "";
+      const path = url.split("?", 1)[0];
+      if (path !== STREAM_PATH) return false;
+      if (req.method === "OPTIONS") {
+        res.writeHead(204, PREFLIGHT_HEADERS);
+        res.end();
+        return true;
+      }
+      if (req.method !== "GET" && req.method !== "HEAD") return false; // the front door answered it already
+      serve(req, res).catch(() => {
+        if (!res.headersSent) send(res, apiErrorAnswer(503, "Service temporarily unavailable", { "Retry-After": "1" }));
+        else res.destroy();
+      });
+      return true;
+    },
+    /** Streams open now. */
+    size: () => open.size,
+    /** Ends every stream (shutdown: their clients reconnect to another instance and resume). */
+    close() {
+      clearInterval(beat);
+      for (const s of [...open]) s.res.end();
+    },
+  };
+}
