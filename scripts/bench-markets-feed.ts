@@ -1,7 +1,7 @@
-// npm run bench:markets-feed [-- --url http://127.0.0.1:3000] [--seconds 30] [--rate 20] [--churn 2] [--limit 1000] [--poll 250]
+// npm run bench:markets-feed [-- --url http://127.0.0.1:3000] [--seconds 30] [--rate 20] [--churn 2] [--limit 1000] [--poll 250] [--parallel 1]
 // The markets feed (docs/api.md "GET /v1/markets/changes") as a client that mirrors the catalogue uses it:
 //  1. full sync: pages from position 0 until a page is not full (prints markets, pages, seconds, markets/s,
-//     bytes on the wire);
+//     bytes on the wire); with --parallel N, N ranges of positions at once (Mirror.sync);
 //  2. follow: for --seconds, the simulator trades (lib/simulator, --rate ticks/s) and markets of the bench's
 //     own are created, resolved, renamed and deleted (--churn of each per second), while the mirror polls from
 //     `next` every --poll ms (prints polls, changes, and how soon a created market was in the mirror);
@@ -13,7 +13,8 @@
 // a 100,000-market catalogue fully synced in ≤ 60 s on 2 cores.
 import { createHash } from "node:crypto";
 import { parseArgs } from "node:util";
-import { closeDb, db } from "../lib/db/client";
+import { liftBounds } from "../lib/db/bounds";
+import { closeDb, db, type Sql } from "../lib/db/client";
 import { resolveDatabase } from "../lib/db/embedded";
 import { percentile, sleep } from "../lib/dev/tools";
 import type { MarketChanges } from "../lib/markets/schemas";
@@ -29,6 +30,7 @@ const { values: args } = parseArgs({
     rate: { type: "string", default: "20" },
     churn: { type: "string", default: "2" },
     limit: { type: "string", default: "1000" },
+    parallel: { type: "string", default: "1" },
     poll: { type: "string", default: "250" },
   },
 });
@@ -37,6 +39,7 @@ const RATE = Number(args.rate);
 const CHURN = Number(args.churn);
 const LIMIT = Number(args.limit);
 const POLL_MS = Number(args.poll);
+const PARALLEL = Math.max(1, Number(args.parallel));
 const TARGET_S = 60;
 
 const database = await resolveDatabase({ log: (m) => console.error(m) });
@@ -45,43 +48,79 @@ if (!args.url) server = await startInstance({ DATABASE_URL: database.url, SKIP_S
 const base = args.url ?? server!.baseURL;
 const sql = db();
 
-/** What the mirror keeps of a market: its slug and status, and a digest of its list item's JSON. */
+/** What the mirror keeps of a market: the position it was named at, its slug and status, a digest of its list item's JSON (null: deleted). */
 interface Held {
+  position: number;
   slug: string;
-  status: string;
-  digest: string;
+  status: string | null;
+  digest: string | null;
 }
 const digest = (item: unknown) => createHash("sha1").update(JSON.stringify(item)).digest("base64");
 
 class Mirror {
-  readonly markets = new Map<string, Held>();
+  /** Every market the feed named, deleted ones included: a change applies only over an older one of its market. */
+  readonly entries = new Map<string, Held>();
   next = 0;
   pages = 0;
   changes = 0;
   bytes = 0;
-  /** Called with each market the feed names, present or deleted. */
+  /** Called with each change applied. */
   onChange: (id: string, deleted: boolean) => void = () => {};
+
+  /** The markets held (not deleted). */
+  get size() {
+    let n = 0;
+    for (const e of this.entries.values()) if (e.digest !== null) n++;
+    return n;
+  }
+
+  private async page(since: number): Promise<MarketChanges> {
+    const res = await fetch(`${base}/v1/markets/changes?since=${since}&limit=${LIMIT}`, { headers: { "Accept-Encoding": "gzip" } });
+    if (res.status !== 200) throw new Error(`GET /v1/markets/changes?since=${since}: ${res.status} ${await res.text()}`);
+    this.bytes += Number(res.headers.get("content-length") ?? 0);
+    this.pages++;
+    return (await res.json()) as MarketChanges;
+  }
+
+  /** Pages from `since` until a page is not full or reaches `until`; returns the last next and the changes applied. */
+  private async walk(since: number, until = Number.POSITIVE_INFINITY): Promise<{ next: number; applied: number }> {
+    let applied = 0;
+    for (;;) {
+      const page = await this.page(since);
+      for (const c of page.changes) {
+        const held = this.entries.get(c.id);
+        if (held && held.position >= c.position) continue;
+        this.entries.set(c.id, { position: c.position, slug: c.slug, status: c.market?.status ?? null, digest: c.market ? digest(c.market) : null });
+        this.onChange(c.id, c.deleted);
+        applied++;
+      }
+      since = page.next;
+      if (!page.more || since >= until) return { next: since, applied };
+    }
+  }
 
   /** Pages from `next` until a page is not full; returns how many changes it applied. */
   async pull(): Promise<number> {
-    let applied = 0;
-    for (;;) {
-      const res = await fetch(`${base}/v1/markets/changes?since=${this.next}&limit=${LIMIT}`, { headers: { "Accept-Encoding": "gzip" } });
-      if (res.status !== 200) throw new Error(`GET /v1/markets/changes?since=${this.next}: ${res.status} ${await res.text()}`);
-      this.bytes += Number(res.headers.get("content-length") ?? 0);
-      const page = (await res.json()) as MarketChanges;
-      this.pages++;
-      for (const c of page.changes) {
-        if (c.market) this.markets.set(c.id, { slug: c.market.slug, status: c.market.status, digest: digest(c.market) });
-        else this.markets.delete(c.id);
-        this.onChange(c.id, c.deleted);
-      }
-      applied += page.changes.length;
-      this.next = page.next;
-      if (!page.more) break;
-    }
+    const { next, applied } = await this.walk(this.next);
+    this.next = next;
     this.changes += applied;
     return applied;
+  }
+
+  /**
+   * The whole catalogue from position 0. With `parallel` > 1, the positions up to the head are split in as
+   * many ranges, each paged at once from its start to the next one's, then the rest from the last: a change
+   * applies only over an older one of its market, so pages read out of order still leave each market at its
+   * last change (docs/api.md "GET /v1/markets/changes").
+   */
+  async sync(parallel: number): Promise<void> {
+    if (parallel <= 1) return void (await this.pull());
+    const { head } = await this.page(0);
+    const starts = Array.from({ length: parallel }, (_, i) => Math.floor((head * i) / parallel));
+    const walked = await Promise.all(starts.map((start, i) => this.walk(start, starts[i + 1])));
+    this.changes += walked.reduce((n, w) => n + w.applied, 0);
+    this.next = walked.at(-1)!.next;
+    await this.pull();
   }
 }
 
@@ -97,11 +136,11 @@ try {
   // 1. Full sync from position 0.
   const mirror = new Mirror();
   const t0 = performance.now();
-  await mirror.pull();
+  await mirror.sync(PARALLEL);
   const syncS = (performance.now() - t0) / 1000;
   console.log(
-    `full sync: ${mirror.markets.size.toLocaleString("en-US")} markets, ${mirror.pages} pages, ${syncS.toFixed(1)} s, ` +
-      `${Math.round(mirror.markets.size / syncS).toLocaleString("en-US")} markets/s, ${mb(mirror.bytes)} on the wire ` +
+    `full sync${PARALLEL > 1 ? ` (${PARALLEL} ranges at once)` : ""}: ${mirror.size.toLocaleString("en-US")} markets, ${mirror.pages} pages, ${syncS.toFixed(1)} s, ` +
+      `${Math.round(mirror.size / syncS).toLocaleString("en-US")} markets/s, ${mb(mirror.bytes)} on the wire ` +
       `(target ≤ ${TARGET_S} s for 100,000: ${syncS <= (TARGET_S * Math.max(total, 1)) / 100_000 ? "ok" : "OVER"})`,
   );
 
@@ -180,25 +219,26 @@ try {
   // 3. Compare with the database, once a pull after the read finds nothing new (nothing changed under it).
   for (let attempt = 1; ; attempt++) {
     const t = performance.now();
-    const truth = new Map<string, Held>();
-    await sql<ListedRow[]>`SELECT ${listedRowSql(sql)} FROM markets m`.cursor(2000, (rows) => {
-      for (const r of rows) {
-        const item = listItemOf(r);
-        truth.set(item.id, { slug: item.slug, status: item.status, digest: digest(item) });
-      }
+    const truth = new Map<string, string>();
+    // One snapshot, without the request pool's statement timeout: 100,000 items take longer than a request may.
+    await sql.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", async (tx) => {
+      await liftBounds(tx);
+      await tx<ListedRow[]>`SELECT ${listedRowSql(tx as unknown as Sql)} FROM markets m`.cursor(2000, (rows) => {
+        for (const r of rows) truth.set(r.id, digest(listItemOf(r)));
+      });
     });
     const readS = (performance.now() - t) / 1000;
     if ((await mirror.pull()) > 0 && attempt < 5) continue;
     let equal = 0;
     const different: string[] = [];
     const missing: string[] = [];
-    for (const [id, held] of truth) {
-      const mine = mirror.markets.get(id);
-      if (!mine) missing.push(id);
-      else if (mine.digest === held.digest) equal++;
-      else different.push(`${id} (${mine.slug} ${mine.status} / ${held.slug} ${held.status})`);
+    for (const [id, item] of truth) {
+      const mine = mirror.entries.get(id);
+      if (!mine?.digest) missing.push(id);
+      else if (mine.digest === item) equal++;
+      else different.push(`${id} (${mine.slug} ${mine.status} at ${mine.position})`);
     }
-    const extra = [...mirror.markets.keys()].filter((id) => !truth.has(id));
+    const extra = [...mirror.entries].filter(([id, e]) => e.digest !== null && !truth.has(id)).map(([id]) => id);
     failed = different.length + missing.length + extra.length > 0;
     console.log(
       `compare (database read in ${readS.toFixed(1)} s): ${equal.toLocaleString("en-US")} equal, ${different.length} different, ` +

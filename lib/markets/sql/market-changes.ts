@@ -27,8 +27,9 @@ export async function listMarketChanges({ since, limit }: MarketChangesQuery): P
         SELECT p.position AS feed_position, p.market_id AS feed_id, p.slug AS feed_slug, ${listedRowSql(sql)}
           FROM (SELECT position, market_id, slug FROM market_positions WHERE position > ${since} ORDER BY position LIMIT ${limit}) p
           LEFT JOIN markets m ON m.id = p.market_id
-      ) c ON true
-     ORDER BY c.feed_position`;
+      ) c ON true`;
+  // In position order here: an ORDER BY in the statement sorted the wide rows (~3 MB a page), a quarter of its time.
+  rows.sort((a, b) => Number(a.feed_position) - Number(b.feed_position));
   // A market's slug is its row's (the one its list item shows); market_positions keeps the last one for a deleted market.
   const changes = rows
     .filter((r) => r.feed_position !== null)
