@@ -97,6 +97,7 @@ const KEYS = [
   "limit[]",
   "before",
   "after",
+  "since",
   "outcomeIds",
   "interval",
   "ts",
@@ -182,6 +183,7 @@ function target(rng: Rng, known: Known): string {
   const p = () => piece(rng, known);
   let path = rng.weighted<() => string>([
     [() => "/v1/markets", 8],
+    [() => "/v1/markets/changes", 2],
     [() => `/v1/markets/${p()}`, 6],
     [() => `/v1/markets/slug/${p()}`, 5],
     [() => `/v1/markets/${p()}/${rng.pick(["orderbook", "prices-history", "candles"])}`, 6],

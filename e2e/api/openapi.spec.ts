@@ -6,10 +6,11 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { CANDLE_INTERVALS, candlesQuery, marketListQuery, priceHistoryQuery } from "../../lib/markets/schemas";
 import { expect, test } from "../fixtures";
 import { CAMEL, endpointsOf } from "../support/api";
-import { makeFullMarket, type FullMarket } from "../support/markets";
+import { makeFullMarket, makeMarket, type FullMarket } from "../support/markets";
 
 const PATHS = [
   "/v1/markets",
+  "/v1/markets/changes",
   "/v1/markets/{id}",
   "/v1/markets/slug/{slug}",
   "/v1/markets/{id}/orderbook",
@@ -29,8 +30,8 @@ const PATHS = [
   "/v1/candles",
   "/v1/exports",
 ];
-/** Never "not found" as a whole: the list, and the batches (an unknown id is reported in its item). */
-const NO_404 = ["/v1/markets", "/v1/orderbooks", "/v1/prices-history", "/v1/candles", "/v1/exports"];
+/** Never "not found" as a whole: the list, the markets feed, and the batches (an unknown id is reported in its item). */
+const NO_404 = ["/v1/markets", "/v1/markets/changes", "/v1/orderbooks", "/v1/prices-history", "/v1/candles", "/v1/exports"];
 
 type Doc = { openapi: string; paths: Record<string, { get: any }>; components: { schemas: Record<string, unknown> } };
 
@@ -169,10 +170,32 @@ test.describe("real responses conform to the document", () => {
     });
   }
 
+  test("the markets feed – 200 bodies (both shapes) match the document, a deleted market's change included", async ({ request, sql }) => {
+    const gone = await makeMarket(sql, { prefix: "openapi-gone" });
+    await sql`DELETE FROM markets WHERE id = ${gone.id}`;
+    const ids = [...markets.map((m) => m.id), gone.id];
+    const [{ since }] = await sql<{ since: string }[]>`SELECT min(position) - 1 AS since FROM market_positions WHERE market_id = ANY(${ids}::uuid[])`;
+    for (const accept of ["application/json", CAMEL]) {
+      // Other specs write meanwhile: page on until the four are seen, each page checked.
+      const deleted = new Map<string, boolean>();
+      for (let from = Number(since); deleted.size < ids.length; ) {
+        const res = await request.get(`/v1/markets/changes?since=${from}&limit=1000`, { headers: { Accept: accept } });
+        expect(res.headers()["content-type"]).toContain(accept);
+        const body = await res.json();
+        expectConforms("/v1/markets/changes", "200", accept, body);
+        for (const c of body.changes) if (ids.includes(c.id)) deleted.set(c.id, c.deleted);
+        if (!body.more) break;
+        from = body.next;
+      }
+      expect([...deleted.values()].sort()).toEqual([false, false, false, true]);
+    }
+  });
+
   test("error bodies of every endpoint match ErrorBody in both shapes", async ({ request }) => {
     const [m] = markets;
     const cases: [string, string, string][] = [
       ["/v1/markets", "400", "/v1/markets?limit=101&nope=1"],
+      ["/v1/markets/changes", "400", "/v1/markets/changes?since=-1&nope=1"],
       ["/v1/markets/{id}", "404", "/v1/markets/not-a-uuid"],
       ["/v1/markets/slug/{slug}", "404", "/v1/markets/slug/no-such-market-anywhere"],
       ["/v1/markets/{id}/orderbook", "400", `/v1/markets/${m.id}/orderbook`],

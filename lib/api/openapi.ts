@@ -45,6 +45,10 @@ import {
   bookChangesSchema,
   camelBookChangesSchema,
   orderBookAtQuery,
+  MARKET_CHANGES_MAX_LIMIT,
+  camelMarketChangesSchema,
+  marketChangesQuery,
+  marketChangesSchema,
 } from "@/lib/markets/schemas";
 
 const idPath = z.object({
@@ -285,6 +289,29 @@ function batchOperation(
   };
 }
 
+// ---------------------------------------------------------------- markets feed (docs/api.md "Markets feed")
+
+const marketChangesOperation: ZodOpenApiOperationObject = {
+  operationId: "listMarketChanges",
+  tags: ["Markets"],
+  summary: "Markets feed: every market in the order of its last change",
+  description:
+    "Keeps a copy of the whole catalogue exact without offset pages. Every market (any status) has the position of its last " +
+    "change (created, a status, a resolution, a field or a price it shows); a deleted market stays as `deleted: true, market: null`. " +
+    "A page holds the markets whose position is after `since`, ascending, each once, as GET /v1/markets lists it. Start at " +
+    "`since=0` and pass each page's `next` as the next `since`: while `more` is true ask again at once; once it is false your copy " +
+    "holds every market, and polling from `next` (or the `markets` push channel) keeps it so. A market that changes while you " +
+    "page comes again further on. Positions only grow; the same on every instance. " +
+    `\`limit\` 1..${MARKET_CHANGES_MAX_LIMIT}. Not kept in memory: \`Cache-Control: ${CACHE_POLICIES.feed}\` with an ETag (send If-None-Match for a 304). ` +
+    "Unknown query parameters are rejected with 400 (`property <name> should not exist`).",
+  requestParams: { query: marketChangesQuery, header: conditionalHeader },
+  responses: {
+    ...ok("One page of changes, in position order.", "feed", marketChangesSchema, camelMarketChangesSchema),
+    "400": error("since or limit not an integer in range, given twice, or an unknown parameter; message is an array with one string per problem."),
+    "500": internal,
+  },
+};
+
 // ---------------------------------------------------------------- exports (docs/api.md "Exports")
 
 const camelExportIndexSchema = z.object({
@@ -332,7 +359,7 @@ function buildDocument() {
         '**Caching.** Every 200 carries a weak ETag (`W/"…"`), one per variant and the same for its gzip and identity encodings;',
         "send it back in If-None-Match to get a 304. Cache-Control allows",
         `shared caches to keep lists and markets briefly (\`${CACHE_POLICIES.list}\`), books and history for less`,
-        `(\`${CACHE_POLICIES.book}\`, \`${CACHE_POLICIES.history}\`), the trade tape \`${CACHE_POLICIES.trades}\`. Errors are \`${CACHE_POLICIES.error}\`.`,
+        `(\`${CACHE_POLICIES.book}\`, \`${CACHE_POLICIES.history}\`), the trade tape \`${CACHE_POLICIES.trades}\`; the markets feed is \`${CACHE_POLICIES.feed}\`. Errors are \`${CACHE_POLICIES.error}\`.`,
         "Every response varies by Accept.",
         "",
         "**CORS.** Any origin may GET /v1 (Access-Control-Allow-Origin: *); ETag, Book-Version, Book-Checksum and Book-Version-Time are exposed to scripts.",
@@ -370,6 +397,7 @@ function buildDocument() {
           },
         },
       },
+      "/v1/markets/changes": { get: marketChangesOperation },
       "/v1/markets/{id}": { get: marketOperation("id") },
       "/v1/markets/slug/{slug}": { get: marketOperation("slug") },
       "/v1/markets/{id}/orderbook": { get: outcomeOperation("book", "id") },

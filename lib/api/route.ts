@@ -32,6 +32,8 @@ export const CACHE_POLICIES = {
   document: "public, max-age=300, stale-while-revalidate=3600",
   // A past book or page of changes that nothing committed later can change (docs/api.md "Past books").
   final: "public, max-age=31536000, immutable",
+  // The markets feed moves with every write: a cache may keep a page but must ask again each time (the ETag makes that a 304).
+  feed: "no-cache",
   error: ERROR_CACHE_CONTROL,
 } as const;
 export type CachePolicy = keyof typeof CACHE_POLICIES;

@@ -19,6 +19,8 @@ import {
   type MarketDetail,
   type MarketListItem,
   type MarketListResponse,
+  type CamelMarketChanges,
+  type MarketChanges,
   type OrderBook,
   type Outcome,
   type PriceHistory,
@@ -116,4 +118,11 @@ export function camelCandles(c: Candles): CamelCandles {
 /** A page of book changes in the variant: only the envelope's key changes (changes carry no snake_case keys). */
 export function camelBookChanges(p: { changes: unknown[]; next_version: number | null }) {
   return { changes: p.changes, nextVersion: p.next_version };
+}
+
+// ---------------------------------------------------------------- markets feed
+
+/** A page of the markets feed: each market as the list's variant shows it (the envelope has no snake_case keys). */
+export function camelMarketChanges(p: MarketChanges): CamelMarketChanges {
+  return { ...p, changes: p.changes.map((c) => ({ ...c, market: c.market && camelMarketListItem(c.market) })) };
 }

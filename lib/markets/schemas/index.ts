@@ -13,3 +13,4 @@ export * from "./trades";
 export * from "./batches";
 export * from "./candles";
 export * from "./past-books";
+export * from "./market-changes";

@@ -4,7 +4,7 @@
 import "server-only";
 import type postgres from "postgres";
 import { SLUG_RE } from "../constants";
-import { ISO_TIME_COLUMNS, OUTCOME_COLUMNS, type MarketRow, type OutcomeRow } from "../rows";
+import { ISO_TIME_COLUMNS, MARKET_COLUMNS, OUTCOME_COLUMNS, type MarketRow, type OutcomeRow } from "../rows";
 import { isUuid } from "../schemas";
 import { marketListItemFromRow, outcomeFromRow } from "../serialize";
 
@@ -54,3 +54,5 @@ export const outcomesJson = (sql: Sql) => sql`
 /** A market as a list shows it, its outcomes read in the same statement as JSON (outcomesJson). */
 export type ListedRow = MarketRow & { outcomes: OutcomeRow[] };
 export const listItemOf = (r: ListedRow) => marketListItemFromRow(r, r.outcomes.map(outcomeFromRow));
+/** The select list of a ListedRow of the market `m`: every list item is read through it (by id, or by the markets feed). */
+export const listedRowSql = (sql: Sql) => sql`${columnsSql(sql, MARKET_COLUMNS, "m")}, (${outcomesJson(sql)}) AS outcomes`;

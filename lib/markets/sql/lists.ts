@@ -6,7 +6,7 @@ import { readDb } from "@/lib/db/client";
 import { MARKET_COLUMNS, type SubCategories } from "../rows";
 import type { Category, ListStatus, MarketListItem, MarketListQuery, MarketListResponse, SortBy, SortOrder } from "../schemas";
 import { isUuid } from "../schemas";
-import { columnsSql, type Fragment, type ListedRow, listItemOf, outcomesJson, type Sql } from "./fragments";
+import { columnsSql, type Fragment, type ListedRow, listedRowSql, listItemOf, outcomesJson, type Sql } from "./fragments";
 
 const MAX_OFFSET = 2 ** 53;
 
@@ -214,7 +214,7 @@ export async function eachMarketListItem(ids: string[], each: (item: MarketListI
   if (valid.length === 0) return;
   const sql = await readDb();
   await sql<ListedRow[]>`
-    SELECT ${columnsSql(sql, MARKET_COLUMNS, "m")}, (${outcomesJson(sql)}) AS outcomes FROM markets m WHERE m.id = ANY(${valid}::uuid[])`.forEach((r) => {
+    SELECT ${listedRowSql(sql)} FROM markets m WHERE m.id = ANY(${valid}::uuid[])`.forEach((r) => {
     each(listItemOf(r));
   });
 }

@@ -267,6 +267,84 @@ export type ErrorBody = {
     error: string;
 };
 
+export type MarketChanges = {
+    /**
+     * In position order, ascending; each market at most once.
+     */
+    changes: Array<MarketChange>;
+    /**
+     * Pass as `since` for the next page: the last position of this page, or `since` when it is empty.
+     */
+    next: number;
+    /**
+     * The page is full: ask again from next at once. False: you are up to date; poll from next later.
+     */
+    more: boolean;
+    /**
+     * The newest position of any change there is (books and trades included): how far the feed can go.
+     */
+    head: number;
+};
+
+export type MarketChange = {
+    /**
+     * The position of the market's last change; a market changed again later comes again, further on.
+     */
+    position: number;
+    /**
+     * The market's id.
+     */
+    id: string;
+    /**
+     * The market's slug; for a deleted market, its last one.
+     */
+    slug: string;
+    /**
+     * The market no longer exists: drop it from your copy.
+     */
+    deleted: boolean;
+    /**
+     * The market as GET /v1/markets lists it; null when deleted.
+     */
+    market: MarketListItem | null;
+};
+
+export type CamelMarketChanges = {
+    changes: Array<CamelMarketChange>;
+    /**
+     * Pass as `since` for the next page: the last position of this page, or `since` when it is empty.
+     */
+    next: number;
+    /**
+     * The page is full: ask again from next at once. False: you are up to date; poll from next later.
+     */
+    more: boolean;
+    /**
+     * The newest position of any change there is (books and trades included): how far the feed can go.
+     */
+    head: number;
+};
+
+export type CamelMarketChange = {
+    /**
+     * The position of the market's last change; a market changed again later comes again, further on.
+     */
+    position: number;
+    /**
+     * The market's id.
+     */
+    id: string;
+    /**
+     * The market's slug; for a deleted market, its last one.
+     */
+    slug: string;
+    /**
+     * The market no longer exists: drop it from your copy.
+     */
+    deleted: boolean;
+    market: CamelMarketListItem | null;
+};
+
 /**
  * One market: a list item without comments_count, plus these fields.
  */
@@ -947,6 +1025,50 @@ export type ListMarketsResponses = {
 };
 
 export type ListMarketsResponse = ListMarketsResponses[keyof ListMarketsResponses];
+
+export type ListMarketChangesData = {
+    body?: never;
+    headers?: {
+        /**
+         * An ETag from an earlier response: 304 when it is still current.
+         */
+        'If-None-Match'?: string;
+    };
+    path?: never;
+    query?: {
+        /**
+         * The position you hold: the `next` of your last page. 0 (the default) starts from the beginning.
+         */
+        since?: number;
+        /**
+         * Changes per page, 1..1000; outside it is a 400.
+         */
+        limit?: number;
+    };
+    url: '/v1/markets/changes';
+};
+
+export type ListMarketChangesErrors = {
+    /**
+     * since or limit not an integer in range, given twice, or an unknown parameter; message is an array with one string per problem.
+     */
+    400: ErrorBody;
+    /**
+     * Unexpected failure; the body never carries details.
+     */
+    500: ErrorBody;
+};
+
+export type ListMarketChangesError = ListMarketChangesErrors[keyof ListMarketChangesErrors];
+
+export type ListMarketChangesResponses = {
+    /**
+     * One page of changes, in position order.
+     */
+    200: MarketChanges;
+};
+
+export type ListMarketChangesResponse = ListMarketChangesResponses[keyof ListMarketChangesResponses];
 
 export type GetMarketData = {
     body?: never;
