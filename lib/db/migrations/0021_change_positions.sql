@@ -127,12 +127,16 @@ CREATE CONSTRAINT TRIGGER change_pending_flush AFTER INSERT ON change_pending
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION change_flush();
 
 -- Retention: drops the oldest changes numbered before `keep` ago, at most `batch` of them, and moves the
--- horizon past them. Returns how many it dropped (lib/events/change-log-sweeper.ts calls it until 0).
+-- horizon to the last one dropped. Returns how many it dropped (lib/events/change-log-sweeper.ts calls it
+-- until fewer than `batch`). Every instance calls it: one trim at a time holds the state row, and another
+-- that finds it held returns 0 at once (no wait, no deadlock between two deletes of the same rows).
 CREATE FUNCTION change_log_trim(keep interval, batch int) RETURNS int LANGUAGE plpgsql AS $$
 DECLARE
   h bigint;
   n int;
 BEGIN
+  PERFORM 1 FROM change_log_state FOR UPDATE SKIP LOCKED;
+  IF NOT FOUND THEN RETURN 0; END IF;
   WITH gone AS (
     DELETE FROM change_log WHERE position IN (SELECT position FROM change_log ORDER BY position LIMIT batch)
       AND at < clock_timestamp() - keep
@@ -204,11 +208,16 @@ BEGIN
       FROM (SELECT DISTINCT outcome_id FROM old_rows) x
       JOIN outcomes oc ON oc.id = x.outcome_id
       JOIN markets m ON m.id = oc.market_id;
+  ELSIF TG_ARGV[0] = 'trade' THEN
+    -- New trades name themselves (at most 101: a signal carries 100, the 101st says there were more), in
+    -- one pass over the statement's rows however many outcomes it touched.
+    PERFORM announce(json_build_object('k', TG_ARGV[0], 's', m.slug, 'm', m.id, 'o', x.outcome_id, 'r', json_build_array(market_group(m)), 'i', x.ids))
+      FROM (SELECT outcome_id, to_json((array_agg(id))[1:101]) AS ids FROM new_rows GROUP BY outcome_id) x
+      JOIN outcomes oc ON oc.id = x.outcome_id
+      JOIN markets m ON m.id = oc.market_id;
   ELSE
-    -- New trades name themselves (at most 101: a signal carries 100, the 101st says there were more).
-    PERFORM announce(json_build_object('k', TG_ARGV[0], 's', m.slug, 'm', m.id, 'o', x.outcome_id, 'r', json_build_array(market_group(m)),
-                                       'i', CASE WHEN TG_ARGV[0] = 'trade' THEN
-                                              (SELECT json_agg(t.id) FROM (SELECT id FROM new_rows t WHERE t.outcome_id = x.outcome_id LIMIT 101) t) END))
+    -- Orders and venue books (external_books has no id column, so trade ids cannot be asked for here).
+    PERFORM announce(json_build_object('k', TG_ARGV[0], 's', m.slug, 'm', m.id, 'o', x.outcome_id, 'r', json_build_array(market_group(m))))
       FROM (SELECT DISTINCT outcome_id FROM new_rows) x
       JOIN outcomes oc ON oc.id = x.outcome_id
       JOIN markets m ON m.id = oc.market_id;
