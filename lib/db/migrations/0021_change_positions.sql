@@ -94,13 +94,16 @@ BEGIN
               ELSE u.e END
     FROM unnest(evs) WITH ORDINALITY AS u (e, ord);
 
-  -- Markets: created, deleted, a visible field or an outcome's price changed.
+  -- Markets: created, deleted, a visible field or an outcome's price changed. The slug is the market's
+  -- as this transaction leaves it (a rename announces the old slug last); a deleted one keeps its last.
   INSERT INTO market_positions (market_id, position, slug)
-  SELECT DISTINCT ON ((event->>'m')::uuid) (event->>'m')::uuid, position, event->>'s'
-    FROM change_log
-   WHERE position BETWEEN base AND base + k - 1
-     AND event->>'k' IN ('list', 'price', 'detail', 'market') AND event ? 'm' AND event ? 's'
-   ORDER BY (event->>'m')::uuid, position DESC
+  SELECT c.m, c.position, coalesce(mk.slug, c.s)
+    FROM (SELECT DISTINCT ON ((event->>'m')::uuid) (event->>'m')::uuid AS m, position, event->>'s' AS s
+            FROM change_log
+           WHERE position BETWEEN base AND base + k - 1
+             AND event->>'k' IN ('list', 'price', 'detail', 'market') AND event ? 'm' AND event ? 's'
+           ORDER BY (event->>'m')::uuid, position DESC) c
+    LEFT JOIN markets mk ON mk.id = c.m
   ON CONFLICT (market_id) DO UPDATE SET position = EXCLUDED.position, slug = EXCLUDED.slug;
   -- A statement that added more than 100 markets names none: number every market that has no position yet.
   IF EXISTS (SELECT 1 FROM unnest(evs) e WHERE e->>'k' = 'list' AND NOT e ? 'm') THEN
