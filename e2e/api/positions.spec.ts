@@ -8,7 +8,7 @@ import { changeLogBounds, readChanges } from "@/lib/events/change-log";
 import { startChangeLogSweeper, sweepChangeLog } from "@/lib/events/change-log-sweeper";
 import { expect, test } from "../fixtures";
 import { createDatabase } from "../support/instance";
-import { addOrder, makeMarket, type TestMarket, uniqueSlug } from "../support/markets";
+import { addOrder, makeMarket, uniqueSlug } from "../support/markets";
 
 type Sql = postgres.Sql;
 let db: Awaited<ReturnType<typeof createDatabase>>;
