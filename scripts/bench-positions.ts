@@ -7,6 +7,7 @@
 // round (on, off, off, on, …) so that a drift of the machine weighs on both; one LISTEN connection hears
 // every NOTIFY, as a server's change stream would. Prints ticks and order statements per second per mode,
 // and the on/off ratio. Target (docs/performance.md, 2 cores): positions cost ≤ 10 %. Prints only; never asserts.
+import fs from "node:fs";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { closeDb, db } from "../lib/db/client";
@@ -51,6 +52,25 @@ await listener.listen("market_events", (payload) => {
 const sessions = await Promise.all(
   Array.from({ length: Math.max(...WRITERS) }, async () => postgres(database.url, { max: 1, onnotice: () => {}, connection: { statement_timeout: 0 } })),
 );
+const backends = await Promise.all(sessions.map(async (s) => (await s<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`)[0].pid));
+
+/**
+ * CPU time of the writers' backends, ms, when the database runs on this machine (null otherwise): what the
+ * numbering costs the server, less sensitive than the rates to what else the machine runs.
+ */
+function backendCpuMs(pids: number[]): number | null {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      // /proc/<pid>/stat: utime and stime are fields 14 and 15, after the parenthesised command
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return null;
+    }
+  }
+  return (ticks * 1000) / 100; // USER_HZ
+}
 
 interface Round {
   writers: number;
@@ -59,6 +79,7 @@ interface Round {
   ticks: number;
   statements: number;
   failed: number;
+  cpuMs: number | null;
 }
 
 async function round(writers: number, mode: Mode): Promise<Round> {
@@ -68,6 +89,8 @@ async function round(writers: number, mode: Mode): Promise<Round> {
   let ticks = 0;
   let statements = 0;
   let failed = 0;
+  const pids = backends.slice(0, writers);
+  const cpu0 = backendCpuMs(pids);
   const t0 = performance.now();
   await Promise.all(
     active.map(async (s) => {
@@ -83,7 +106,9 @@ async function round(writers: number, mode: Mode): Promise<Round> {
       }
     }),
   );
-  return { writers, mode, seconds: (performance.now() - t0) / 1000, ticks, statements, failed };
+  const cpu1 = backendCpuMs(pids);
+  const cpuMs = cpu0 === null || cpu1 === null ? null : cpu1 - cpu0;
+  return { writers, mode, seconds: (performance.now() - t0) / 1000, ticks, statements, failed, cpuMs };
 }
 
 console.log(
@@ -106,21 +131,26 @@ for (const writers of WRITERS) {
 }
 
 const rate = (rs: Round[], key: "ticks" | "statements") => rs.reduce((a, r) => a + r[key], 0) / rs.reduce((a, r) => a + r.seconds, 0);
-console.log("\nwriters | positions | order statements/s | ticks/s | rounds (order statements/s)");
-console.log("---|---|---|---|---");
+/** Server CPU ms per tick over rounds, or null when it could not be read. */
+const cpuPerTick = (rs: Round[]) => (rs.every((r) => r.cpuMs !== null) ? rs.reduce((a, r) => a + r.cpuMs!, 0) / rs.reduce((a, r) => a + r.ticks, 0) : null);
+console.log("\nwriters | positions | order statements/s | ticks/s | server CPU ms/tick | rounds (order statements/s)");
+console.log("---|---|---|---|---|---");
 const ratios: string[] = [];
 for (const writers of WRITERS) {
   const of = (mode: Mode) => rounds.filter((r) => r.writers === writers && r.mode === mode);
   for (const mode of ["on", "off"] as const) {
     const rs = of(mode);
     console.log(
-      `${writers} | ${mode} | ${rate(rs, "statements").toFixed(0)} | ${rate(rs, "ticks").toFixed(0)} | ${rs.map((r) => (r.statements / r.seconds).toFixed(0)).join(", ")}`,
+      `${writers} | ${mode} | ${rate(rs, "statements").toFixed(0)} | ${rate(rs, "ticks").toFixed(0)} | ${cpuPerTick(rs)?.toFixed(2) ?? "–"} | ${rs.map((r) => (r.statements / r.seconds).toFixed(0)).join(", ")}`,
     );
   }
   const ratio = rate(of("on"), "statements") / rate(of("off"), "statements");
-  ratios.push(`${writers} writer(s): on/off ${ratio.toFixed(3)} (cost ${((1 - ratio) * 100).toFixed(1)} %)`);
+  const cpuOn = cpuPerTick(of("on"));
+  const cpuOff = cpuPerTick(of("off"));
+  const cpu = cpuOn !== null && cpuOff ? `, server CPU per tick ${((cpuOn / cpuOff - 1) * 100).toFixed(1)} % more` : "";
+  ratios.push(`${writers} writer(s): on/off ${ratio.toFixed(3)} (cost ${((1 - ratio) * 100).toFixed(1)} %${cpu})`);
 }
-console.log(`\n${ratios.join("; ")}`);
+console.log(`\n${ratios.join("\n")}`);
 const failed = rounds.reduce((a, r) => a + r.failed, 0);
 console.log(`NOTIFYs heard: ${heard.on} with a position, ${heard.off} without${failed ? `; ${failed} ticks failed` : ""}`);
 

@@ -195,7 +195,7 @@ test("retention – drops changes older than the window in batches, the horizon 
   }
 });
 
-test("positions – a rolled-back transaction leaves nothing in change_log and change_pending; with positions off a session records nothing and still announces, without p", async () => {
+test("positions – a rolled-back transaction (or savepoint) leaves nothing in change_log and change_pending; with positions off a session records nothing and still announces, without p", async () => {
   const m = await makeMarket(sql, { prefix: "pos-rollback" });
   const marketPosition = async () => (await sql<{ p: number }[]>`SELECT position::float8 AS p FROM market_positions WHERE market_id = ${m.id}`)[0]?.p;
   const before = { head: await head(), market: await marketPosition() };
@@ -213,7 +213,37 @@ test("positions – a rolled-back transaction leaves nothing in change_log and c
   expect(await head()).toBe(before.head);
   expect(await marketPosition()).toBe(before.market);
 
+  // A savepoint rolled back takes its changes back, and the flush its first change queued: the next change queues it again.
+  await sql.begin(async (tx) => {
+    await tx
+      .savepoint(async (sp) => {
+        await addOrder(sp, m, bid(m.yes));
+        throw new Error("undone");
+      })
+      .catch(() => {});
+    await tx`UPDATE outcomes SET probability = 57 WHERE id = ${m.no}`;
+  });
+  const kept = await sql<{ k: string; o: string | null }[]>`
+    SELECT event->>'k' AS k, event->>'o' AS o FROM change_log WHERE position > ${before.head} ORDER BY position`;
+  expect(kept).toEqual([
+    { k: "price", o: m.no },
+    { k: "detail", o: null },
+  ]);
+  expect(await pendingCount(sql)).toBe(0);
+  // A flush asked for before the commit (SET CONSTRAINTS … IMMEDIATE) numbers what came before; what comes after is numbered at commit.
+  const beforeImmediate = await head();
+  await sql.begin(async (tx) => {
+    await addOrder(tx, m, bid(m.yes));
+    await tx`SET CONSTRAINTS change_pending_flush IMMEDIATE`;
+    await tx`SET CONSTRAINTS change_pending_flush DEFERRED`;
+    await addOrder(tx, m, bid(m.no));
+  });
+  const flushedTwice = await sql<{ o: string }[]>`SELECT event->>'o' AS o FROM change_log WHERE position > ${beforeImmediate} ORDER BY position`;
+  expect(flushedTwice.map((r) => r.o)).toEqual([m.yes, m.no]);
+  expect(await pendingCount(sql)).toBe(0);
+
   const { heard, close } = await listen();
+  const reference = { head: await head(), market: await marketPosition() };
   const session = await sql.reserve();
   try {
     await session`SET markets.positions = off`;
@@ -227,8 +257,8 @@ test("positions – a rolled-back transaction leaves nothing in change_log and c
   for (const e of heard.filter((e) => e.m === m.id)) expect(e, "announced without a position").not.toHaveProperty("p");
   await close();
   expect(await pendingCount(sql)).toBe(0);
-  expect(await head()).toBe(before.head);
-  expect(await marketPosition()).toBe(before.market);
+  expect(await head()).toBe(reference.head);
+  expect(await marketPosition()).toBe(reference.market);
 });
 
 test("market positions – a market created, changed, renamed or deleted has the position of its last market-level change (a tombstone stays); a statement adding 150 markets numbers all of them", async () => {
@@ -269,6 +299,10 @@ test("market positions – a market created, changed, renamed or deleted has the
   expect(deleted.position).toBeGreaterThan(priced.position);
   expect(await sql`SELECT 1 FROM markets WHERE id = ${m.id}`).toHaveLength(0);
 
+  // A users change flushes every cache (a `flush` change), but the tombstone stays: only a truncated markets table empties the feed.
+  await sql`UPDATE users SET profile_image_url = profile_image_url WHERE id = ${m.users[0]}`;
+  expect(await positionOf(m.id)).toEqual(deleted);
+
   // 150 markets in one statement: the announcement names none (more than 100), every one gets a position.
   const before = (await changeLogBounds(sql)).head;
   const prefix = uniqueSlug("pos-bulk");
@@ -287,4 +321,15 @@ test("market positions – a market created, changed, renamed or deleted has the
   expect(new Set(positions).size).toBe(150);
   const after = (await changeLogBounds(sql)).head;
   for (const p of positions) expect(p > before && p <= after, `${p} in (${before}, ${after}]`).toBe(true);
+});
+
+test("market positions – a truncated markets table empties the feed (the `flush` change tells every client to reset)", async () => {
+  await makeMarket(sql, { prefix: "pos-truncate" });
+  const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM market_positions`;
+  expect(n).toBeGreaterThan(0);
+  const before = await head();
+  await sql`TRUNCATE markets CASCADE`;
+  expect(await sql`SELECT 1 FROM market_positions`).toHaveLength(0);
+  const flushes = await sql`SELECT 1 FROM change_log WHERE position > ${before} AND event->>'k' = 'flush'`;
+  expect(flushes).toHaveLength(1);
 });

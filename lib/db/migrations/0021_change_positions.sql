@@ -36,10 +36,12 @@ CREATE TABLE change_log_state (
 );
 INSERT INTO change_log_state DEFAULT VALUES;
 
+-- Only the transaction's first change queues the flush (its row has `first`): one call at commit, however
+-- many changes the transaction announced.
 CREATE UNLOGGED TABLE change_pending (
-  xid   xid8 NOT NULL DEFAULT pg_current_xact_id(),
   n     bigint GENERATED ALWAYS AS IDENTITY,
-  event jsonb NOT NULL
+  event jsonb NOT NULL,
+  first boolean NOT NULL DEFAULT false
 ) WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000);
 
 -- The markets feed (GET /v1/markets/changes): each market's position is that of its last change, so a
@@ -60,51 +62,60 @@ CREATE FUNCTION announce(e json) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF NOT positions_on() THEN
     PERFORM pg_notify('market_events', (jsonb_strip_nulls(e::jsonb) - 'i')::text);
-    RETURN;
+  ELSIF current_setting('markets.flush_queued', true) = 'on' THEN
+    INSERT INTO change_pending (event) VALUES (jsonb_strip_nulls(e::jsonb));
+  ELSE
+    -- The first change since the transaction began (or since its last flush: SET CONSTRAINTS … IMMEDIATE)
+    -- queues the flush. A savepoint rolled back takes the row and the setting back together.
+    INSERT INTO change_pending (event, first) VALUES (jsonb_strip_nulls(e::jsonb), true);
+    PERFORM set_config('markets.flush_queued', 'on', true);
   END IF;
-  INSERT INTO change_pending (event) VALUES (jsonb_strip_nulls(e::jsonb));
-  -- a change announced after a flush (SET CONSTRAINTS … IMMEDIATE) is flushed by its own trigger
-  PERFORM set_config('markets.flushed', '', true);
 END $$;
 
+-- At commit: numbers the transaction's changes (each distinct one once), records them, moves the markets
+-- they name in the feed and sends their NOTIFYs, in one statement after the lock.
 CREATE FUNCTION change_flush() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  me   text := pg_current_xact_id()::text;
   evs  jsonb[];
   k    int;
   base bigint;
   c    int;
   b2   bigint;
+  sent int;
 BEGIN
-  -- one flush per transaction: the trigger fires for each pending row, the first moves them all
-  IF current_setting('markets.flushed', true) = me THEN RETURN NULL; END IF;
-  PERFORM set_config('markets.flushed', me, true);
+  PERFORM set_config('markets.flush_queued', '', true);
   PERFORM pg_advisory_xact_lock(727275);
-  WITH moved AS (DELETE FROM change_pending WHERE xid = pg_current_xact_id() RETURNING n, event)
+  -- Only this transaction's rows are visible here: every other transaction's are uncommitted or deleted.
+  WITH moved AS (DELETE FROM change_pending RETURNING n, event)
   SELECT array_agg(e.event ORDER BY e.n) INTO evs FROM (SELECT min(n) AS n, event FROM moved GROUP BY event) e;
   k := coalesce(cardinality(evs), 0);
   IF k = 0 THEN RETURN NULL; END IF;
   base := nextval('change_position');
   IF k > 1 THEN PERFORM setval('change_position', base + k - 1); END IF;
 
-  INSERT INTO change_log (position, event)
-  SELECT base + u.ord - 1,
-         CASE WHEN u.e->>'k' = 'orderbook' AND u.e ? 'o'
-              THEN u.e || coalesce((SELECT jsonb_build_object('v', h.version) FROM book_heads h WHERE h.outcome_id = (u.e->>'o')::uuid), '{}')
-              ELSE u.e END
-    FROM unnest(evs) WITH ORDINALITY AS u (e, ord);
-
+  WITH logged AS (
+    INSERT INTO change_log (position, event)
+    SELECT base + u.ord - 1,
+           CASE WHEN u.e->>'k' = 'orderbook' AND u.e ? 'o'
+                THEN u.e || coalesce((SELECT jsonb_build_object('v', h.version) FROM book_heads h WHERE h.outcome_id = (u.e->>'o')::uuid), '{}')
+                ELSE u.e END
+      FROM unnest(evs) WITH ORDINALITY AS u (e, ord)
+    RETURNING position, event),
   -- Markets: created, deleted, a visible field or an outcome's price changed. The slug is the market's
   -- as this transaction leaves it (a rename announces the old slug last); a deleted one keeps its last.
-  INSERT INTO market_positions (market_id, position, slug)
-  SELECT c.m, c.position, coalesce(mk.slug, c.s)
-    FROM (SELECT DISTINCT ON ((event->>'m')::uuid) (event->>'m')::uuid AS m, position, event->>'s' AS s
-            FROM change_log
-           WHERE position BETWEEN base AND base + k - 1
-             AND event->>'k' IN ('list', 'price', 'detail', 'market') AND event ? 'm' AND event ? 's'
-           ORDER BY (event->>'m')::uuid, position DESC) c
-    LEFT JOIN markets mk ON mk.id = c.m
-  ON CONFLICT (market_id) DO UPDATE SET position = EXCLUDED.position, slug = EXCLUDED.slug;
+  moved_markets AS (
+    INSERT INTO market_positions (market_id, position, slug)
+    SELECT c.m, c.position, coalesce(mk.slug, c.s)
+      FROM (SELECT DISTINCT ON ((event->>'m')::uuid) (event->>'m')::uuid AS m, position, event->>'s' AS s
+              FROM logged
+             WHERE event->>'k' IN ('list', 'price', 'detail', 'market') AND event ? 'm' AND event ? 's'
+             ORDER BY (event->>'m')::uuid, position DESC) c
+      LEFT JOIN markets mk ON mk.id = c.m
+    ON CONFLICT (market_id) DO UPDATE SET position = EXCLUDED.position, slug = EXCLUDED.slug)
+  SELECT count(*) INTO sent
+    FROM (SELECT pg_notify('market_events', ((event - 'i') || jsonb_build_object('p', position))::text)
+            FROM logged ORDER BY position) x;
+
   -- A statement that added more than 100 markets names none: number every market that has no position yet.
   IF EXISTS (SELECT 1 FROM unnest(evs) e WHERE e->>'k' = 'list' AND NOT e ? 'm') THEN
     SELECT count(*) INTO c FROM markets m WHERE NOT EXISTS (SELECT 1 FROM market_positions p WHERE p.market_id = m.id);
@@ -116,18 +127,21 @@ BEGIN
         FROM markets m WHERE NOT EXISTS (SELECT 1 FROM market_positions p WHERE p.market_id = m.id);
     END IF;
   END IF;
-  -- A table truncated: markets that are gone no longer exist for the feed (clients were told to reset).
-  IF EXISTS (SELECT 1 FROM unnest(evs) e WHERE e->>'k' = 'flush') THEN
-    DELETE FROM market_positions p WHERE NOT EXISTS (SELECT 1 FROM markets m WHERE m.id = p.market_id);
-  END IF;
-
-  PERFORM pg_notify('market_events', ((event - 'i') || jsonb_build_object('p', position))::text)
-     FROM change_log WHERE position BETWEEN base AND base + k - 1 ORDER BY position;
   RETURN NULL;
 END $$;
 
 CREATE CONSTRAINT TRIGGER change_pending_flush AFTER INSERT ON change_pending
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION change_flush();
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.first) EXECUTE FUNCTION change_flush();
+
+-- The markets table truncated: the markets that were in it no longer exist for the feed (every client is
+-- told to reset by the `flush` change). Only then: a `flush` also stands for a users change, and the
+-- tombstones of deleted markets must stay.
+CREATE FUNCTION market_positions_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM market_positions;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER markets_positions_truncate AFTER TRUNCATE ON markets FOR EACH STATEMENT EXECUTE FUNCTION market_positions_truncated();
 
 -- Retention: drops the oldest changes numbered before `keep` ago, at most `batch` of them, and moves the
 -- horizon to the last one dropped. Returns how many it dropped (lib/events/change-log-sweeper.ts calls it
