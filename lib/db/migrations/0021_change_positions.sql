@@ -37,9 +37,11 @@ CREATE TABLE change_log_state (
 INSERT INTO change_log_state DEFAULT VALUES;
 
 -- Only the transaction's first change queues the flush (its row has `first`): one call at commit, however
--- many changes the transaction announced.
+-- many changes the transaction announced. The flush finds the transaction's rows by `n` from its first one
+-- (markets.flush_from), through the index: the table churns, and a scan of it would read every dead row
+-- since the last vacuum.
 CREATE UNLOGGED TABLE change_pending (
-  n     bigint GENERATED ALWAYS AS IDENTITY,
+  n     bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   event jsonb NOT NULL,
   first boolean NOT NULL DEFAULT false
 ) WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000);
@@ -59,23 +61,28 @@ CREATE FUNCTION positions_on() RETURNS boolean LANGUAGE sql STABLE AS $$
 $$;
 
 CREATE FUNCTION announce(e json) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  first_n bigint;
 BEGIN
   IF NOT positions_on() THEN
     PERFORM pg_notify('market_events', (jsonb_strip_nulls(e::jsonb) - 'i')::text);
-  ELSIF current_setting('markets.flush_queued', true) = 'on' THEN
+  ELSIF current_setting('markets.flush_from', true) <> '' THEN
     INSERT INTO change_pending (event) VALUES (jsonb_strip_nulls(e::jsonb));
   ELSE
     -- The first change since the transaction began (or since its last flush: SET CONSTRAINTS … IMMEDIATE)
     -- queues the flush. A savepoint rolled back takes the row and the setting back together.
-    INSERT INTO change_pending (event, first) VALUES (jsonb_strip_nulls(e::jsonb), true);
-    PERFORM set_config('markets.flush_queued', 'on', true);
+    INSERT INTO change_pending (event, first) VALUES (jsonb_strip_nulls(e::jsonb), true) RETURNING n INTO first_n;
+    PERFORM set_config('markets.flush_from', first_n::text, true);
   END IF;
 END $$;
 
 -- At commit: numbers the transaction's changes (each distinct one once), records them, moves the markets
--- they name in the feed and sends their NOTIFYs, in one statement after the lock.
-CREATE FUNCTION change_flush() RETURNS trigger LANGUAGE plpgsql AS $$
+-- they name in the feed and sends their NOTIFYs, in one statement after the lock. Its plans are generic:
+-- with the changes as parameters a custom plan always looks cheaper, and planning each commit anew (with
+-- the statistics of the jsonb columns) cost more than all the rest of the flush.
+CREATE FUNCTION change_flush() RETURNS trigger LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
+  from_n bigint;
   evs  jsonb[];
   k    int;
   base bigint;
@@ -83,10 +90,12 @@ DECLARE
   b2   bigint;
   sent int;
 BEGIN
-  PERFORM set_config('markets.flush_queued', '', true);
+  from_n := coalesce(nullif(current_setting('markets.flush_from', true), '')::bigint, 0);
+  PERFORM set_config('markets.flush_from', '', true);
   PERFORM pg_advisory_xact_lock(727275);
   -- Only this transaction's rows are visible here: every other transaction's are uncommitted or deleted.
-  WITH moved AS (DELETE FROM change_pending RETURNING n, event)
+  -- (A range with two ends: the generic plan then reads the index, never the whole table.)
+  WITH moved AS (DELETE FROM change_pending WHERE n BETWEEN from_n AND from_n + 1e15::bigint RETURNING n, event)
   SELECT array_agg(e.event ORDER BY e.n) INTO evs FROM (SELECT min(n) AS n, event FROM moved GROUP BY event) e;
   k := coalesce(cardinality(evs), 0);
   IF k = 0 THEN RETURN NULL; END IF;
