@@ -92,13 +92,14 @@ DECLARE
 BEGIN
   from_n := coalesce(nullif(current_setting('markets.flush_from', true), '')::bigint, 0);
   PERFORM set_config('markets.flush_from', '', true);
-  PERFORM pg_advisory_xact_lock(727275);
   -- Only this transaction's rows are visible here: every other transaction's are uncommitted or deleted.
-  -- (A range with two ends: the generic plan then reads the index, never the whole table.)
+  -- (A range with two ends: the generic plan then reads the index, never the whole table.) Before the
+  -- lock: commits wait for it one after another, so it covers only what needs the order.
   WITH moved AS (DELETE FROM change_pending WHERE n BETWEEN from_n AND from_n + 1e15::bigint RETURNING n, event)
   SELECT array_agg(e.event ORDER BY e.n) INTO evs FROM (SELECT min(n) AS n, event FROM moved GROUP BY event) e;
   k := coalesce(cardinality(evs), 0);
   IF k = 0 THEN RETURN NULL; END IF;
+  PERFORM pg_advisory_xact_lock(727275);
   base := nextval('change_position');
   IF k > 1 THEN PERFORM setval('change_position', base + k - 1); END IF;
 
