@@ -11,7 +11,7 @@
 -- changes only after that lock is released, that is after the previous commit is visible (on a replica
 -- too: its commit record precedes the next one in the WAL). PostgreSQL already serialises the commits
 -- of transactions that NOTIFY (async.c, PreCommit_Notify), and every announcing transaction does, so the
--- lock adds only the numbering to that window.
+-- lock adds only the numbering and recording to that window.
 --
 -- The NOTIFY of each change is sent by the same step, after its number, with `p` (position) and, for a
 -- book, `v` (its version: the outcome's book_heads row is locked by this transaction, so it is final).
