@@ -8,7 +8,7 @@ import { changeLogBounds, readChanges } from "@/lib/events/change-log";
 import { startChangeLogSweeper, sweepChangeLog } from "@/lib/events/change-log-sweeper";
 import { expect, test } from "../fixtures";
 import { createDatabase } from "../support/instance";
-import { addOrder, makeMarket, uniqueSlug } from "../support/markets";
+import { addOrder, addTrades, makeMarket, uniqueSlug } from "../support/markets";
 
 type Sql = postgres.Sql;
 let db: Awaited<ReturnType<typeof createDatabase>>;
@@ -321,6 +321,27 @@ test("market positions – a market created, changed, renamed or deleted has the
   expect(new Set(positions).size).toBe(150);
   const after = (await changeLogBounds(sql)).head;
   for (const p of positions) expect(p > before && p <= after, `${p} in (${before}, ${after}]`).toBe(true);
+});
+
+test("change log – a change read back carries what its NOTIFY leaves out: the ids of the new trades, at most 101", async () => {
+  const m = await makeMarket(sql, { prefix: "pos-trades" });
+  const { heard, close } = await listen();
+  const before = await head();
+  const two = await addTrades(sql, m, [{}, {}]);
+  const many = await addTrades(
+    sql,
+    m,
+    Array.from({ length: 150 }, () => ({ outcome: m.no })),
+  );
+  const changes = (await readChanges(sql, before, 100)) ?? [];
+  const trades = changes.filter((c) => c.event.kind === "trade");
+  expect(trades.map((c) => c.event.outcomeId)).toEqual([m.yes, m.no]);
+  expect([...(trades[0].event.tradeIds ?? [])].sort()).toEqual([...two].sort());
+  expect(trades[1].event.tradeIds).toHaveLength(101);
+  for (const id of trades[1].event.tradeIds ?? []) expect(many).toContain(id);
+  await expect.poll(() => heard.filter((e) => e.k === "trade").length).toBe(2);
+  for (const e of heard) expect(e).not.toHaveProperty("i");
+  await close();
 });
 
 test("market positions – a truncated markets table empties the feed (the `flush` change tells every client to reset)", async () => {
