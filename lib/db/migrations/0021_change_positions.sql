@@ -85,7 +85,6 @@ DECLARE
   from_n bigint;
   evs  jsonb[];
   k    int;
-  base bigint;
   c    int;
   b2   bigint;
   sent int;
@@ -100,16 +99,16 @@ BEGIN
   k := coalesce(cardinality(evs), 0);
   IF k = 0 THEN RETURN NULL; END IF;
   PERFORM pg_advisory_xact_lock(727275);
-  base := nextval('change_position');
-  IF k > 1 THEN PERFORM setval('change_position', base + k - 1); END IF;
 
   WITH logged AS (
+    -- numbered in announcement order (a volatile output is computed after the sort)
     INSERT INTO change_log (position, event)
-    SELECT base + u.ord - 1,
+    SELECT nextval('change_position'),
            CASE WHEN u.e->>'k' = 'orderbook' AND u.e ? 'o'
                 THEN u.e || coalesce((SELECT jsonb_build_object('v', h.version) FROM book_heads h WHERE h.outcome_id = (u.e->>'o')::uuid), '{}')
                 ELSE u.e END
       FROM unnest(evs) WITH ORDINALITY AS u (e, ord)
+     ORDER BY u.ord
     RETURNING position, event),
   -- Markets: created, deleted, a visible field or an outcome's price changed. The slug is the market's
   -- as this transaction leaves it (a rename announces the old slug last); a deleted one keeps its last.
