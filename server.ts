@@ -19,6 +19,7 @@ import { cacheInvalidation } from "./lib/markets/reads/invalidation";
 import { getTrades } from "./lib/markets/reads/trades";
 import { listIndex } from "./lib/markets/list-index";
 import { startBookLogSweeper } from "./lib/markets/book-log-sweeper";
+import { startChangeLogSweeper } from "./lib/events/change-log-sweeper";
 import { exportByteLimit } from "./lib/exports/byte-limit";
 import { startExportJob } from "./lib/exports/scheduler";
 import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
@@ -223,6 +224,7 @@ async function main() {
   await hub.start();
   started.push({ what: "the trending sweeper", stop: startTrendingSweeper(sql) });
   started.push({ what: "the book log sweeper", stop: startBookLogSweeper(sql) });
+  started.push({ what: "the change log sweeper", stop: startChangeLogSweeper(sql) });
   // The daily Parquet exports, written by a child process at low priority (docs/api.md "Exports").
   if (EXPORT_JOB) started.push({ what: "the export job", stop: startExportJob() });
   if (args.has("--simulate") || SIMULATE) {

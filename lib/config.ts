@@ -199,6 +199,13 @@ export const VARIABLES = {
   // the record of past books (migration 0011; docs/api.md "Past books")
   BOOK_LOG_RETENTION_DAYS: int("Days of past books kept: older days of the book log are dropped whole.", 30, 1, 3650),
   BOOK_LOG_SWEEP_MS: ms("How often each instance creates the book log's coming days and drops expired ones.", 3_600_000, 1000),
+  // positions of changes (migration 0021; docs/api.md "Positions")
+  CHANGES_RETENTION_HOURS: int(
+    "Hours of numbered changes kept (change_log) for resuming the push channels: a resume from an older position is told to reset. Each instance trims the log once a minute.",
+    24,
+    1,
+    8760,
+  ),
   // daily Parquet exports (docs/api.md "Exports"; docs/deploy.md "Exports")
   EXPORT_DIR: text(
     "Where the export job writes the daily Parquet files and their index.json, served under /v1/exports (one directory per instance, or one writer: EXPORT_JOB).",

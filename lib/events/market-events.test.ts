@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EVENT_KINDS, parseMarketEvent, pingPayload, pushKindsOf } from "./market-events";
+import { EVENT_KINDS, marketEventOf, parseMarketEvent, pingPayload, pushKindsOf } from "./market-events";
 
 const OUTCOME = "0b7c6c1e-3f0a-4d55-9b1e-2a7f5c9d8e01";
 const MARKET = "5d1f3c2a-8e4b-4a6f-9c7d-1e2f3a4b5c6d";
@@ -44,6 +44,13 @@ describe("market events – the one parse", () => {
       expect(event, JSON.stringify(r)).toMatchObject({ kind: "trade", slug: "a", marketId: MARKET, outcomeId: OUTCOME, groups: null });
     }
     expect(parseMarketEvent(JSON.stringify({ k: "trade", s: "a" }))?.groups).toBeUndefined();
+  });
+
+  it("reads a position, a book version and (from change_log, migration 0021) new trade ids", () => {
+    const raw = { k: "trade", s: "a", m: MARKET, o: OUTCOME, p: 42, i: ["t1", "t2"] };
+    expect(marketEventOf(raw)).toEqual({ kind: "trade", slug: "a", marketId: MARKET, outcomeId: OUTCOME, position: 42, tradeIds: ["t1", "t2"] });
+    expect(parseMarketEvent(JSON.stringify({ k: "orderbook", s: "a", o: OUTCOME, p: 7, v: 3 }))).toMatchObject({ position: 7, version: 3 });
+    expect(marketEventOf({ k: "trade", s: "a", i: [1] }), "trade ids that are not strings").toBeNull();
   });
 
   it("reads a kind it does not know as a flush: a consumer that cannot tell what changed assumes anything did", () => {

@@ -56,11 +56,17 @@ export interface MarketEvent {
   version?: number;
   /** With a position: when the change was numbered, at its commit (microseconds since 1970). */
   atUs?: number;
+  /**
+   * New trades (`trade`): the ids of at most 101 of them (a signal carries 100, a 101st says there were
+   * more). Only a change read back from change_log has them (./change-log.ts); its NOTIFY leaves them out.
+   */
+  tradeIds?: string[];
 }
 
 /**
- * The wire form: `{k, s?, m?, o?, r?, p?, v?, a?}` (kind, slug, market id, outcome id, groups as
- * `[category, sub_category, tags, status]`, position, book version, a: time of the position in µs); kept short, NOTIFY payloads are capped at 8 kB.
+ * The wire form: `{k, s?, m?, o?, r?, p?, v?, a?, i?}` (kind, slug, market id, outcome id, groups as
+ * `[category, sub_category, tags, status]`, position, book version, time of the position in µs, new
+ * trade ids); kept short, NOTIFY payloads are capped at 8 kB (`i` is kept in change_log only).
  */
 const wire = z.object({
   k: z.string(),
@@ -71,6 +77,7 @@ const wire = z.object({
   p: z.number().int().positive().optional(),
   v: z.number().int().nonnegative().optional(),
   a: z.number().int().optional(),
+  i: z.array(z.string()).optional(),
 });
 
 /** Read on its own: groups that cannot be read leave the event whole, only not saying its groups. */
@@ -103,15 +110,21 @@ export function parseMarketEvent(payload: string): MarketEvent | null {
   } catch {
     return null;
   }
+  return marketEventOf(raw);
+}
+
+/** The same read of an announcement already parsed as JSON (a change_log row's event: ./change-log.ts). */
+export function marketEventOf(raw: unknown): MarketEvent | null {
   const parsed = wire.safeParse(raw);
   if (!parsed.success || parsed.data.k === PING) return null;
-  const { k, s, m, o, r, p, v, a } = parsed.data;
+  const { k, s, m, o, r, p, v, a, i } = parsed.data;
   const kind = (KINDS as string[]).includes(k) ? (k as EventKind) : "flush";
   const event: MarketEvent = { kind, slug: s ?? null, marketId: m ?? null, outcomeId: o ?? null };
   if (r !== undefined) event.groups = groupsOf(r);
   if (p !== undefined) event.position = p;
   if (v !== undefined) event.version = v;
   if (a !== undefined) event.atUs = a;
+  if (i !== undefined) event.tradeIds = i;
   return event;
 }
 

@@ -8,8 +8,8 @@ import { type ResolvedEvent, resolveEvent } from "./resolve";
 import { type StreamEvent, type StreamReset, streamEventsOf } from "./stream-events";
 
 export interface ChangeSource {
-  /** Changes numbered after `after`, in position order, at most `limit`. */
-  readChanges: (after: number, limit: number) => Promise<MarketEvent[]>;
+  /** Changes numbered after `after`, in position order, at most `limit`; null when `after` is older than the horizon. */
+  readChanges: (after: number, limit: number) => Promise<MarketEvent[] | null>;
   /** Positions up to `horizon` were dropped by retention; `head` is the newest number given. */
   bounds: () => Promise<{ horizon: number; head: number }>;
 }
@@ -63,6 +63,9 @@ interface Sub {
 }
 
 const PAGE = 1000;
+
+/** A resume read change_log past what retention keeps (a trim moved the horizon during the resume). */
+class BeforeHorizon extends Error {}
 
 export function createStreamHub({ source, keep = 20_000, keepResolved = 2_000, resolve = resolveEvent, log = () => {} }: HubOptions) {
   /** The newest position this instance has taken in. */
@@ -155,6 +158,11 @@ export function createStreamHub({ source, keep = 20_000, keepResolved = 2_000, r
       try {
         for (;;) {
           const page = await source.readChanges(position, PAGE);
+          if (!page) {
+            // Away longer than the retention window: what is live from now on is all this instance can send.
+            log(`caught up past the retention window from ${position}: changes were dropped before they were heard`);
+            break;
+          }
           for (const c of page) take(c);
           if (page.length < PAGE) break;
         }
@@ -184,6 +192,7 @@ export function createStreamHub({ source, keep = 20_000, keepResolved = 2_000, r
     // Older than what is kept here: from change_log, a page at a time.
     while (after < floor && after < until) {
       const page = await source.readChanges(after, PAGE);
+      if (!page) throw new BeforeHorizon();
       if (!page.length) break;
       for (const c of page) {
         const p = c.position ?? 0;
@@ -250,9 +259,9 @@ export function createStreamHub({ source, keep = 20_000, keepResolved = 2_000, r
               } else sub.sent = since; // another instance heard it first: what is after it comes here too
             }
           } catch (err) {
-            log(`resume from ${since} failed: ${(err as Error).message}`);
+            if (!(err instanceof BeforeHorizon)) log(`resume from ${since} failed: ${(err as Error).message}`);
             sub.sent = until;
-            sink.reset({ reason: "unknown", position: until, horizon: 0 });
+            sink.reset({ reason: err instanceof BeforeHorizon ? "retention" : "unknown", position: until, horizon: 0 });
           }
           const held = sub.held ?? [];
           sub.held = null;

@@ -11,9 +11,9 @@
 -- changes only after that lock is released, that is after the previous commit is visible (on a replica
 -- too: its commit record precedes the next one in the WAL). PostgreSQL already serialises the commits
 -- of transactions that NOTIFY (async.c, PreCommit_Notify), and every announcing transaction does, so the
--- lock adds only the numbering to that window.
+-- lock adds only the numbering and recording to that window.
 --
--- The NOTIFY of each change is sent by the same step, after its number, with `p` (position) and, for a
+-- The NOTIFY of each change is sent by the same step, after its number, with `p` (position), `a` (when it was numbered, µs since 1970) and, for a
 -- book, `v` (its version: the outcome's book_heads row is locked by this transaction, so it is final).
 -- A session can switch positions off (SET markets.positions = off): its changes are announced at once,
 -- without a position and without a record (the benchmark of their cost uses it; nothing else should).
@@ -36,10 +36,14 @@ CREATE TABLE change_log_state (
 );
 INSERT INTO change_log_state DEFAULT VALUES;
 
+-- Only the transaction's first change queues the flush (its row has `first`): one call at commit, however
+-- many changes the transaction announced. The flush finds the transaction's rows by `n` from its first one
+-- (markets.flush_from), through the index: the table churns, and a scan of it would read every dead row
+-- since the last vacuum.
 CREATE UNLOGGED TABLE change_pending (
-  xid   xid8 NOT NULL DEFAULT pg_current_xact_id(),
-  n     bigint GENERATED ALWAYS AS IDENTITY,
-  event jsonb NOT NULL
+  n     bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  event jsonb NOT NULL,
+  first boolean NOT NULL DEFAULT false
 ) WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000);
 
 -- The markets feed (GET /v1/markets/changes): each market's position is that of its last change, so a
@@ -57,51 +61,70 @@ CREATE FUNCTION positions_on() RETURNS boolean LANGUAGE sql STABLE AS $$
 $$;
 
 CREATE FUNCTION announce(e json) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  first_n bigint;
 BEGIN
   IF NOT positions_on() THEN
     PERFORM pg_notify('market_events', (jsonb_strip_nulls(e::jsonb) - 'i')::text);
-    RETURN;
+  ELSIF current_setting('markets.flush_from', true) <> '' THEN
+    INSERT INTO change_pending (event) VALUES (jsonb_strip_nulls(e::jsonb));
+  ELSE
+    -- The first change since the transaction began (or since its last flush: SET CONSTRAINTS … IMMEDIATE)
+    -- queues the flush. A savepoint rolled back takes the row and the setting back together.
+    INSERT INTO change_pending (event, first) VALUES (jsonb_strip_nulls(e::jsonb), true) RETURNING n INTO first_n;
+    PERFORM set_config('markets.flush_from', first_n::text, true);
   END IF;
-  INSERT INTO change_pending (event) VALUES (jsonb_strip_nulls(e::jsonb));
-  -- a change announced after a flush (SET CONSTRAINTS … IMMEDIATE) is flushed by its own trigger
-  PERFORM set_config('markets.flushed', '', true);
 END $$;
 
-CREATE FUNCTION change_flush() RETURNS trigger LANGUAGE plpgsql AS $$
+-- At commit: numbers the transaction's changes (each distinct one once), records them, moves the markets
+-- they name in the feed and sends their NOTIFYs, in one statement after the lock. Its plans are generic:
+-- with the changes as parameters a custom plan always looks cheaper, and planning each commit anew (with
+-- the statistics of the jsonb columns) cost more than all the rest of the flush.
+CREATE FUNCTION change_flush() RETURNS trigger LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
-  me   text := pg_current_xact_id()::text;
+  from_n bigint;
   evs  jsonb[];
   k    int;
-  base bigint;
   c    int;
   b2   bigint;
+  sent int;
 BEGIN
-  -- one flush per transaction: the trigger fires for each pending row, the first moves them all
-  IF current_setting('markets.flushed', true) = me THEN RETURN NULL; END IF;
-  PERFORM set_config('markets.flushed', me, true);
-  PERFORM pg_advisory_xact_lock(727275);
-  WITH moved AS (DELETE FROM change_pending WHERE xid = pg_current_xact_id() RETURNING n, event)
+  from_n := coalesce(nullif(current_setting('markets.flush_from', true), '')::bigint, 0);
+  PERFORM set_config('markets.flush_from', '', true);
+  -- Only this transaction's rows are visible here: every other transaction's are uncommitted or deleted.
+  -- (A range with two ends: the generic plan then reads the index, never the whole table.) Before the
+  -- lock: commits wait for it one after another, so it covers only what needs the order.
+  WITH moved AS (DELETE FROM change_pending WHERE n BETWEEN from_n AND from_n + 1e15::bigint RETURNING n, event)
   SELECT array_agg(e.event ORDER BY e.n) INTO evs FROM (SELECT min(n) AS n, event FROM moved GROUP BY event) e;
   k := coalesce(cardinality(evs), 0);
   IF k = 0 THEN RETURN NULL; END IF;
-  base := nextval('change_position');
-  IF k > 1 THEN PERFORM setval('change_position', base + k - 1); END IF;
+  PERFORM pg_advisory_xact_lock(727275);
 
-  INSERT INTO change_log (position, event)
-  SELECT base + u.ord - 1,
-         CASE WHEN u.e->>'k' = 'orderbook' AND u.e ? 'o'
-              THEN u.e || coalesce((SELECT jsonb_build_object('v', h.version) FROM book_heads h WHERE h.outcome_id = (u.e->>'o')::uuid), '{}')
-              ELSE u.e END
-    FROM unnest(evs) WITH ORDINALITY AS u (e, ord);
+  WITH logged AS (
+    -- numbered in announcement order (a volatile output is computed after the sort)
+    INSERT INTO change_log (position, event)
+    SELECT nextval('change_position'),
+           CASE WHEN u.e->>'k' = 'orderbook' AND u.e ? 'o'
+                THEN u.e || coalesce((SELECT jsonb_build_object('v', h.version) FROM book_heads h WHERE h.outcome_id = (u.e->>'o')::uuid), '{}')
+                ELSE u.e END
+      FROM unnest(evs) WITH ORDINALITY AS u (e, ord)
+     ORDER BY u.ord
+    RETURNING position, at, event),
+  -- Markets: created, deleted, a visible field or an outcome's price changed. The slug is the market's
+  -- as this transaction leaves it (a rename announces the old slug last); a deleted one keeps its last.
+  moved_markets AS (
+    INSERT INTO market_positions (market_id, position, slug)
+    SELECT c.m, c.position, coalesce(mk.slug, c.s)
+      FROM (SELECT DISTINCT ON ((event->>'m')::uuid) (event->>'m')::uuid AS m, position, event->>'s' AS s
+              FROM logged
+             WHERE event->>'k' IN ('list', 'price', 'detail', 'market') AND event ? 'm' AND event ? 's'
+             ORDER BY (event->>'m')::uuid, position DESC) c
+      LEFT JOIN markets mk ON mk.id = c.m
+    ON CONFLICT (market_id) DO UPDATE SET position = EXCLUDED.position, slug = EXCLUDED.slug)
+  SELECT count(*) INTO sent
+    FROM (SELECT pg_notify('market_events', ((event - 'i') || jsonb_build_object('p', position, 'a', (extract(epoch FROM at) * 1000000)::int8))::text)
+            FROM logged ORDER BY position) x;
 
-  -- Markets: created, deleted, a visible field or an outcome's price changed.
-  INSERT INTO market_positions (market_id, position, slug)
-  SELECT DISTINCT ON ((event->>'m')::uuid) (event->>'m')::uuid, position, event->>'s'
-    FROM change_log
-   WHERE position BETWEEN base AND base + k - 1
-     AND event->>'k' IN ('list', 'price', 'detail', 'market') AND event ? 'm' AND event ? 's'
-   ORDER BY (event->>'m')::uuid, position DESC
-  ON CONFLICT (market_id) DO UPDATE SET position = EXCLUDED.position, slug = EXCLUDED.slug;
   -- A statement that added more than 100 markets names none: number every market that has no position yet.
   IF EXISTS (SELECT 1 FROM unnest(evs) e WHERE e->>'k' = 'list' AND NOT e ? 'm') THEN
     SELECT count(*) INTO c FROM markets m WHERE NOT EXISTS (SELECT 1 FROM market_positions p WHERE p.market_id = m.id);
@@ -113,26 +136,33 @@ BEGIN
         FROM markets m WHERE NOT EXISTS (SELECT 1 FROM market_positions p WHERE p.market_id = m.id);
     END IF;
   END IF;
-  -- A table truncated: markets that are gone no longer exist for the feed (clients were told to reset).
-  IF EXISTS (SELECT 1 FROM unnest(evs) e WHERE e->>'k' = 'flush') THEN
-    DELETE FROM market_positions p WHERE NOT EXISTS (SELECT 1 FROM markets m WHERE m.id = p.market_id);
-  END IF;
-
-  PERFORM pg_notify('market_events', ((event - 'i') || jsonb_build_object('p', position, 'a', (extract(epoch FROM at) * 1000000)::int8))::text)
-     FROM change_log WHERE position BETWEEN base AND base + k - 1 ORDER BY position;
   RETURN NULL;
 END $$;
 
 CREATE CONSTRAINT TRIGGER change_pending_flush AFTER INSERT ON change_pending
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION change_flush();
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.first) EXECUTE FUNCTION change_flush();
+
+-- The markets table truncated: the markets that were in it no longer exist for the feed (every client is
+-- told to reset by the `flush` change). Only then: a `flush` also stands for a users change, and the
+-- tombstones of deleted markets must stay.
+CREATE FUNCTION market_positions_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM market_positions;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER markets_positions_truncate AFTER TRUNCATE ON markets FOR EACH STATEMENT EXECUTE FUNCTION market_positions_truncated();
 
 -- Retention: drops the oldest changes numbered before `keep` ago, at most `batch` of them, and moves the
--- horizon past them. Returns how many it dropped (lib/events/change-log-sweeper.ts calls it until 0).
+-- horizon to the last one dropped. Returns how many it dropped (lib/events/change-log-sweeper.ts calls it
+-- until fewer than `batch`). Every instance calls it: one trim at a time holds the state row, and another
+-- that finds it held returns 0 at once (no wait, no deadlock between two deletes of the same rows).
 CREATE FUNCTION change_log_trim(keep interval, batch int) RETURNS int LANGUAGE plpgsql AS $$
 DECLARE
   h bigint;
   n int;
 BEGIN
+  PERFORM 1 FROM change_log_state FOR UPDATE SKIP LOCKED;
+  IF NOT FOUND THEN RETURN 0; END IF;
   WITH gone AS (
     DELETE FROM change_log WHERE position IN (SELECT position FROM change_log ORDER BY position LIMIT batch)
       AND at < clock_timestamp() - keep
@@ -205,12 +235,14 @@ BEGIN
       JOIN outcomes oc ON oc.id = x.outcome_id
       JOIN markets m ON m.id = oc.market_id;
   ELSIF TG_ARGV[0] = 'trade' THEN
-    -- New trades name themselves (at most 101: an event carries 100, the 101st says there were more).
-    PERFORM announce(json_build_object('k', TG_ARGV[0], 's', m.slug, 'm', m.id, 'o', x.outcome_id, 'r', json_build_array(market_group(m)), 'i', to_json(x.ids)))
-      FROM (SELECT outcome_id, (array_agg(id))[1:101] AS ids FROM new_rows GROUP BY outcome_id) x
+    -- New trades name themselves (at most 101: a signal carries 100, the 101st says there were more), in
+    -- one pass over the statement's rows however many outcomes it touched.
+    PERFORM announce(json_build_object('k', TG_ARGV[0], 's', m.slug, 'm', m.id, 'o', x.outcome_id, 'r', json_build_array(market_group(m)), 'i', x.ids))
+      FROM (SELECT outcome_id, to_json((array_agg(id))[1:101]) AS ids FROM new_rows GROUP BY outcome_id) x
       JOIN outcomes oc ON oc.id = x.outcome_id
       JOIN markets m ON m.id = oc.market_id;
   ELSE
+    -- Orders and venue books (external_books has no id column, so trade ids cannot be asked for here).
     PERFORM announce(json_build_object('k', TG_ARGV[0], 's', m.slug, 'm', m.id, 'o', x.outcome_id, 'r', json_build_array(market_group(m))))
       FROM (SELECT DISTINCT outcome_id FROM new_rows) x
       JOIN outcomes oc ON oc.id = x.outcome_id
