@@ -14,6 +14,7 @@
 //   that many streams from one address; APP_PID names its process for the memory figures.
 import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
@@ -120,6 +121,10 @@ const followed = new Uint16Array(STREAMS * 3);
 const startPos = new Float64Array(STREAMS).fill(-1);
 const lastPos = new Float64Array(STREAMS);
 const tails: string[] = new Array(STREAMS).fill("");
+/** Per stream: when it last heard anything, and the longest it went without (while `timing`). */
+const heardAt = new Float64Array(STREAMS);
+const silence = new Float64Array(STREAMS);
+let timing = false;
 /** Per stream: position × 4 + kind of every event it got. */
 const got: Array<Set<number>> = Array.from({ length: STREAMS }, () => new Set());
 /** Per position: its commit time and when its last delivery arrived. */
@@ -155,6 +160,8 @@ function onFrame(i: number, buf: string, from: number, now: number) {
 
 function onData(i: number, chunk: string) {
   const now = Date.now();
+  if (timing && now - heardAt[i] > silence[i]) silence[i] = now - heardAt[i];
+  heardAt[i] = now;
   const buf = tails[i] ? tails[i] + chunk : chunk;
   let from = 0;
   for (let end = buf.indexOf("\n\n"); end >= 0; end = buf.indexOf("\n\n", from)) {
@@ -202,9 +209,12 @@ try {
       subscribers[c].push(i);
     });
   }
-  console.log(`bench-streams: ${STREAMS} streams × 3 channels of ${MARKETS} markets → ${base}${server ? " (server started here)" : ""}`);
+  console.log(
+    `bench-streams: ${STREAMS} streams × 3 channels of ${MARKETS} markets → ${base}${server ? " (server started here)" : ""}; ${os.availableParallelism()} cores, load average ${os.loadavg()[0].toFixed(1)}`,
+  );
 
   await sleep(1000); // the markets' own changes are out
+  await loopDelay(); // its route loaded before anything is timed
   const memBefore = await serverMemory();
   const t0 = Date.now();
   const refused: string[] = [];
@@ -220,6 +230,7 @@ try {
   if (refused.length) console.log(`  first refusal: ${refused[0]}`);
   await sleep(6000); // every stream has had a heartbeat: what they hold now is what a quiet stream holds
   const memOpen = await serverMemory();
+  await sleep(2000); // past the full GC of that figure
 
   // Orders and trades in turn on random hot markets, at RATE a second (each sent on time, whatever the last one took).
   const commits = Math.round(RATE * SECONDS);
@@ -227,6 +238,7 @@ try {
   const cpu0 = serverCpuMs();
   await loopDelay();
   const start = Date.now();
+  timing = true;
   const inFlight: Promise<void>[] = [];
   for (let k = 0; k < commits; k++) {
     const due = start + (k * 1000) / RATE;
@@ -264,6 +276,9 @@ try {
   const deadline = Date.now() + 15_000;
   while (missing() > 0 && Date.now() < deadline) await sleep(250);
   const cpu1 = serverCpuMs();
+  timing = false;
+  const stop = Date.now();
+  for (let i = 0; i < STREAMS; i++) silence[i] = Math.max(silence[i], stop - heardAt[i]);
   const delay = await loopDelay();
   const wallS = (Date.now() - start) / 1000;
   const memLoaded = await serverMemory();
@@ -285,18 +300,23 @@ try {
     console.log(`latency commit → stream (ms; commit = the event's at):  ${row(latencies)}`);
     console.log(`commit → last subscriber of each event (ms):          ${row(lastSub)}`);
   }
+  const quiet = [...silence].filter((_, i) => startPos[i] >= 0).sort((a, b) => a - b);
+  console.log(`longest silence of each stream while timed (ms; heartbeats every 5000 when idle): ${row(quiet)}`);
   const per = (a?: number, b?: number) => (a !== undefined && b !== undefined ? `${((b - a) / 1024 / opened.length).toFixed(1)} KB per stream` : "?");
   const show = (m: { rss?: number; heap?: number }, what: "rss" | "heap") => (m[what] === undefined ? "?" : MB(m[what] as number));
-  console.log(
-    `server memory: RSS ${show(memBefore, "rss")} before, ${show(memOpen, "rss")} with ${opened.length} streams open (${per(memBefore.rss, memOpen.rss)}), ${show(memLoaded, "rss")} after the commits (${per(memBefore.rss, memLoaded.rss)})`,
-  );
-  console.log(
-    `               heap${server ? " after a full GC" : ""} ${show(memBefore, "heap")} before, ${show(memOpen, "heap")} open (${per(memBefore.heap, memOpen.heap)}), ${show(memLoaded, "heap")} after the commits (${per(memBefore.heap, memLoaded.heap)})`,
-  );
+  for (const [what, label] of [
+    ["rss", "RSS"],
+    ["heap", server ? "heap after a full GC" : "heap"],
+  ] as const) {
+    console.log(
+      `server ${label}: ${show(memBefore, what)} before, ${show(memOpen, what)} with ${opened.length} streams open (${per(memBefore[what], memOpen[what])}), ${show(memLoaded, what)} after the commits`,
+    );
+  }
   if (cpu0 !== undefined && cpu1 !== undefined) {
     const d = delay ? `; event-loop delay p50 ${delay.p50} p99 ${delay.p99} max ${delay.max} ms` : "";
     console.log(`server CPU during the commits: ${Math.round(((cpu1 - cpu0) / 1000 / wallS) * 100)} % of a core${d}`);
   }
+  console.log(`load average at the end: ${os.loadavg()[0].toFixed(1)} (1 min), ${os.loadavg()[1].toFixed(1)} (5 min)`);
   const me = process.resourceUsage();
   console.log(`this client: RSS ${MB(process.memoryUsage().rss)}, CPU ${((me.userCPUTime + me.systemCPUTime) / 1e6).toFixed(1)} s in all`);
 } finally {
