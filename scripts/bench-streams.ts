@@ -11,7 +11,8 @@
 //   Without BASE_URL it starts its own server.ts on DATABASE_URL, else on the embedded cluster in .data/pg
 //   (seeded when empty; a production build is made if there is none), with STREAM_MAX_PER_CLIENT at
 //   --streams and RATE_LIMIT off. With BASE_URL (and DATABASE_URL) it uses that server, which must allow
-//   that many streams from one address; APP_PID names its process for the memory figures.
+//   that many streams from one address; APP_PID names its process for the memory figures. The server it
+//   started leaves its output in .data/bench-streams-server.log.
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -130,6 +131,7 @@ const got: Array<Set<number>> = Array.from({ length: STREAMS }, () => new Set())
 /** Per position: its commit time and when its last delivery arrived. */
 const perPosition = new Map<number, { at: number; last: number; n: number }>();
 const latencies: number[] = [];
+const byKind: number[][] = KINDS.map(() => []);
 let duplicates = 0;
 let disorder = 0;
 let resets = 0;
@@ -153,6 +155,7 @@ function onFrame(i: number, buf: string, from: number, now: number) {
   if (position < lastPos[i]) disorder++;
   lastPos[i] = position;
   latencies.push(now - at);
+  byKind[key % 4]?.push(now - at);
   const p = perPosition.get(position);
   if (p) (p.last = Math.max(p.last, now)), p.n++;
   else perPosition.set(position, { at, last: now, n: 1 });
@@ -299,6 +302,8 @@ try {
   if (latencies.length) {
     console.log(`latency commit → stream (ms; commit = the event's at):  ${row(latencies)}`);
     console.log(`commit → last subscriber of each event (ms):          ${row(lastSub)}`);
+    for (const xs of byKind) xs.sort((a, b) => a - b);
+    console.log(`  by event: ${KINDS.map((k, j) => `${k} p50 ${pct(byKind[j], 50)} p99 ${pct(byKind[j], 99)}`).join(";  ")}`);
   }
   const quiet = [...silence].filter((_, i) => startPos[i] >= 0).sort((a, b) => a - b);
   console.log(`longest silence of each stream while timed (ms; heartbeats every 5000 when idle): ${row(quiet)}`);
@@ -325,5 +330,6 @@ try {
   for (const m of markets) await m.drop().catch(() => {});
   await sql.end();
   await server?.stop();
+  if (server) fs.writeFileSync(path.join(process.cwd(), ".data", "bench-streams-server.log"), server.output());
   await database?.stop();
 }
