@@ -66,9 +66,9 @@ export function sseEndpoint(options: SseOptions) {
     `id: ${position}\nevent: heartbeat\ndata: {"at":${now},"position":${position},"interval":${heartbeatMs}}\n\n`;
   // One timer for every stream: a stream that would otherwise be quiet for `heartbeatMs` by the next tick
   // (with a tick to spare for a late timer) hears the position it has been sent up to. The tick is short,
-  // so that each stream's heartbeats keep the phase it opened with: a sweep every interval/2 sent the
-  // heartbeats of every stream opened in that time in one burst (10,000 streams: writes that held the
-  // event loop for 100–300 ms, and the events behind them), and only every 7.5 s.
+  // so that each stream's heartbeats keep the phase it opened with: a sweep every interval/2 would send
+  // the heartbeats of every stream opened in that time in one burst (10,000 streams: writes that held the
+  // event loop 100–300 ms, and the events behind them) and only every 1.5 intervals.
   const tick = Math.min(100, Math.max(10, Math.floor(heartbeatMs / 10)));
   const beat = setInterval(() => {
     const now = Date.now();
