@@ -104,6 +104,7 @@ async function main() {
     PAGE_CACHE,
     REALTIME_PUSH_BOOK,
     REALTIME_HEARTBEAT_MS,
+    STREAM_MAX_PER_CLIENT,
     LOG_REQUESTS,
     WARM_UP_PAGES,
     WARM_UP_RENDERS,
@@ -178,7 +179,7 @@ async function main() {
   // Numbered changes to the streams that follow them, resumable from a position (lib/streams/hub.ts);
   // server-sent events on /v1/stream, held open beside the route modules.
   const hub = createStreamHub({ source: changeLogSource, log: (m) => console.log(`[streams] ${m}`) });
-  const sse = sseEndpoint({ hub, trustProxy });
+  const sse = sseEndpoint({ hub, trustProxy, maxStreamsPerClient: STREAM_MAX_PER_CLIENT });
   const server = http.createServer((req, res) => {
     if (LOG_REQUESTS) logRequest(req, res);
     if (guard(req, res)) return;

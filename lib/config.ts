@@ -233,6 +233,11 @@ export const VARIABLES = {
   REALTIME_RETRY_MAX_MS: ms("Longest delay between LISTEN reconnects.", 5000, 1),
   REALTIME_SLUG_MISS_MS: ms("How long a join remembers that a slug does not exist.", 5000),
   REALTIME_CHANNEL_HEARTBEAT_MS: ms("Every joined channel hears a heartbeat at least this often unless a signal went out (0: none).", 5000),
+  STREAM_MAX_PER_CLIENT: int(
+    "Server-sent event streams (GET /v1/stream) one client address may hold at once on an instance (429 past it). Raise it for clients behind one address that is not a trusted proxy, or for a load test from one machine.",
+    10,
+    1,
+  ),
   INSTANCE_NAME: {
     schema: z
       .string()

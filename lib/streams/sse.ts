@@ -62,23 +62,23 @@ export function sseEndpoint(options: SseOptions) {
   const perClient = new Map<string, number>();
   const open = new Set<{ res: ServerResponse; sub: Subscription | null; last: number }>();
 
-  // One timer for every stream: a stream quiet for `heartbeatMs` hears the position it has been sent up to.
-  const beat = setInterval(
-    () => {
-      const now = Date.now();
-      for (const s of open) {
-        if (!s.sub || now - s.last < heartbeatMs) continue;
-        const position = s.sub.position();
-        write(s, `id: ${position}\nevent: heartbeat\ndata: {"at":${now},"position":${position},"interval":${heartbeatMs}}\n\n`);
-      }
-    },
-    Math.max(100, Math.floor(heartbeatMs / 2)),
-  );
+  const heartbeat = (position: number, now: number) =>
+    `id: ${position}\nevent: heartbeat\ndata: {"at":${now},"position":${position},"interval":${heartbeatMs}}\n\n`;
+  // One timer for every stream: a stream that would otherwise be quiet for `heartbeatMs` by the next tick
+  // (with a tick to spare for a late timer) hears the position it has been sent up to. The tick is short,
+  // so that each stream's heartbeats keep the phase it opened with: a sweep every interval/2 would send
+  // the heartbeats of every stream opened in that time in one burst (10,000 streams: writes that held the
+  // event loop 100–300 ms, and the events behind them) and only every 1.5 intervals.
+  const tick = Math.min(100, Math.max(10, Math.floor(heartbeatMs / 10)));
+  const beat = setInterval(() => {
+    const now = Date.now();
+    for (const s of open) if (s.sub && now - s.last >= heartbeatMs - 2 * tick) write(s, heartbeat(s.sub.position(), now), now);
+  }, tick);
   beat.unref();
 
-  function write(s: { res: ServerResponse; last: number }, text: string) {
+  function write(s: { res: ServerResponse; last: number }, text: string, now = Date.now()) {
     if (s.res.writableEnded) return;
-    s.last = Date.now();
+    s.last = now;
     s.res.write(text);
     if (s.res.writableLength > maxBufferedBytes) s.res.destroy();
   }
@@ -142,8 +142,7 @@ export function sseEndpoint(options: SseOptions) {
       },
     );
     // A live stream names its starting position at once: a client that drops before any event resumes from there.
-    if (since === undefined)
-      write(s, `id: ${s.sub.position()}\nevent: heartbeat\ndata: {"at":${Date.now()},"position":${s.sub.position()},"interval":${heartbeatMs}}\n\n`);
+    if (since === undefined) write(s, heartbeat(s.sub.position(), Date.now()));
     const done = () => {
       if (!open.delete(s)) return;
       s.sub?.close();
