@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CHANNEL_KINDS } from "@/lib/events/channel-kinds";
 import { MARKETS_CHANNEL } from "@/lib/realtime/channels";
 import { CHANNEL_NAME_PATTERN } from "@/lib/realtime/payload-schemas";
-import { asyncApiDocument, asyncApiJson, STREAM_PATH } from "./asyncapi";
+import { STREAM_PATH } from "@/lib/realtime/payload-schemas";
+import { asyncApiDocument, asyncApiJson } from "./asyncapi";
 import { openApiDocument } from "./openapi";
 
 type Parsed = NonNullable<Awaited<ReturnType<Parser["parse"]>>["document"]>;

@@ -20,14 +20,13 @@ import {
   orderbookEventSchema,
   priceEventSchema,
   STREAM_MAX_CHANNELS,
+  STREAM_PATH,
   STREAMS_PER_CLIENT,
   streamHeartbeatSchema,
   streamQuerySchema,
   streamResetSchema,
   tradesEventSchema,
 } from "@/lib/realtime/payload-schemas";
-
-export const STREAM_PATH = "/v1/stream";
 
 /** The event (SSE `event:`, Socket.IO event name) and payload schema of each kind of change. */
 const CHANGE_EVENTS = {

@@ -216,19 +216,28 @@ export const joinAckSchema = z
   .meta({ id: "JoinAck", description: "The acknowledgement of `join`." });
 export const leaveAckSchema = z.union([z.object({ ok: z.literal(true) }), refused]).meta({ id: "LeaveAck", description: "The acknowledgement of `leave`." });
 
-/** The query of GET /v1/stream (any other parameter is a 400). */
+/** The path of the server-sent events. */
+export const STREAM_PATH = "/v1/stream";
+
+/** A position as a query parameter or Last-Event-ID: a whole number, at most 16 digits. */
+export const POSITION_PATTERN = /^(0|[1-9]\d{0,15})$/;
+
+/** The query of GET /v1/stream (any other parameter is a 400), with the messages of its 400s. */
 export const streamQuerySchema = z.strictObject({
-  channels: z.string().meta({
-    description: `1..${STREAM_MAX_CHANNELS} channels, comma-separated: \`market:{slug}:price\`, \`market:{slug}:orderbook\`, \`market:{slug}:trades\`, \`markets\`.`,
-    example: "market:will-btc-close-above-100k-in-2025:orderbook,market:will-btc-close-above-100k-in-2025:trades",
-  }),
+  channels: z
+    .string({ error: "channels is required" })
+    .max(5000, "channels is too long")
+    .meta({
+      description: `1..${STREAM_MAX_CHANNELS} channels, comma-separated: \`market:{slug}:price\`, \`market:{slug}:orderbook\`, \`market:{slug}:trades\`, \`markets\`.`,
+      example: "market:will-btc-close-above-100k-in-2025:orderbook,market:will-btc-close-above-100k-in-2025:trades",
+    }),
   since: z
     .string()
-    .regex(/^(0|[1-9]\d{0,15})$/)
+    .regex(POSITION_PATTERN, "since must be a position (a whole number ≥ 0)")
     .optional()
     .meta({ description: "Resume after this position, as the Last-Event-ID header does. Without either: live events only.", example: "1048576" }),
   shape: z
-    .enum(["primary", "camel"])
+    .enum(["primary", "camel"], { error: "shape must be one of: primary, camel" })
     .optional()
     .meta({ description: "camel: the camelCase variant of book, trades and market, as Accept: application/vnd.markets.camel+json (which shape overrides)." }),
 });

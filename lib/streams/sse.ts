@@ -5,7 +5,6 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BlockList } from "node:net";
-import { z } from "zod";
 import { API_HEADERS, PREFLIGHT_HEADERS, apiErrorAnswer } from "@/lib/api/headers";
 import { searchParamsOf, zodMessages } from "@/lib/api/query";
 import { clientAddress, clientKey } from "@/lib/http/rate-limit";
@@ -13,10 +12,16 @@ import { CAMEL_MEDIA_TYPE } from "@/lib/markets/schemas/camel";
 import { marketSlugExists } from "@/lib/markets/sql/market";
 import { createSlugCache } from "@/lib/realtime/slug-cache";
 import { parseStreamChannel, type StreamChannel } from "@/lib/realtime/channels";
+import {
+  HEARTBEAT_INTERVAL_MS,
+  POSITION_PATTERN,
+  STREAM_MAX_CHANNELS,
+  STREAM_PATH,
+  STREAMS_PER_CLIENT,
+  streamQuerySchema,
+} from "@/lib/realtime/payload-schemas";
 import type { ResetInfo, StreamHub, Subscription } from "./hub";
 import type { Shape } from "./resolve";
-
-export const STREAM_PATH = "/v1/stream";
 
 export interface SseOptions {
   hub: StreamHub;
@@ -32,14 +37,8 @@ export interface SseOptions {
   slugMissMs?: number;
 }
 
-const POSITION = /^(0|[1-9]\d{0,15})$/;
-const query = z
-  .object({
-    channels: z.string({ error: "channels is required" }).max(5000, "channels is too long"),
-    since: z.string().regex(POSITION, "since must be a position (a whole number ≥ 0)").optional(),
-    shape: z.enum(["primary", "camel"], { error: "shape must be one of: primary, camel" }).optional(),
-  })
-  .strict();
+const POSITION = POSITION_PATTERN;
+const query = streamQuerySchema;
 
 type Answer = { status: number; headers: Record<string, string>; body: string };
 const send = (res: ServerResponse, a: Answer) => {
@@ -57,7 +56,14 @@ function wantsCamelHeader(accept: string | undefined): boolean {
 }
 
 export function sseEndpoint(options: SseOptions) {
-  const { hub, trustProxy, maxChannels = 20, maxStreamsPerClient = 10, heartbeatMs = 5000, maxBufferedBytes = 4 << 20 } = options;
+  const {
+    hub,
+    trustProxy,
+    maxChannels = STREAM_MAX_CHANNELS,
+    maxStreamsPerClient = STREAMS_PER_CLIENT,
+    heartbeatMs = HEARTBEAT_INTERVAL_MS,
+    maxBufferedBytes = 4 << 20,
+  } = options;
   const slugs = createSlugCache({ lookup: marketSlugExists, hitMs: 60_000, missMs: options.slugMissMs ?? 5_000, max: 10_000 });
   const perClient = new Map<string, number>();
   const open = new Set<{ res: ServerResponse; sub: Subscription | null; last: number }>();
