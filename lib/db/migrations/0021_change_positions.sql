@@ -65,13 +65,13 @@ DECLARE
   first_n bigint;
 BEGIN
   IF NOT positions_on() THEN
-    PERFORM pg_notify('market_events', (jsonb_strip_nulls(e::jsonb) - 'i')::text);
+    PERFORM pg_notify('market_events', (e::jsonb - 'i')::text);
   ELSIF current_setting('markets.flush_from', true) <> '' THEN
-    INSERT INTO change_pending (event) VALUES (jsonb_strip_nulls(e::jsonb));
+    INSERT INTO change_pending (event) VALUES (e::jsonb);
   ELSE
     -- The first change since the transaction began (or since its last flush: SET CONSTRAINTS … IMMEDIATE)
     -- queues the flush. A savepoint rolled back takes the row and the setting back together.
-    INSERT INTO change_pending (event, first) VALUES (jsonb_strip_nulls(e::jsonb), true) RETURNING n INTO first_n;
+    INSERT INTO change_pending (event, first) VALUES (e::jsonb, true) RETURNING n INTO first_n;
     PERFORM set_config('markets.flush_from', first_n::text, true);
   END IF;
 END $$;
