@@ -20,6 +20,7 @@ import { getTrades } from "./lib/markets/reads/trades";
 import { listIndex } from "./lib/markets/list-index";
 import { startBookLogSweeper } from "./lib/markets/book-log-sweeper";
 import { startChangeLogSweeper } from "./lib/events/change-log-sweeper";
+import { startFeedApplier } from "./lib/events/feed-applier";
 import { exportByteLimit } from "./lib/exports/byte-limit";
 import { startExportJob } from "./lib/exports/scheduler";
 import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
@@ -226,6 +227,7 @@ async function main() {
   started.push({ what: "the trending sweeper", stop: startTrendingSweeper(sql) });
   started.push({ what: "the book log sweeper", stop: startBookLogSweeper(sql) });
   started.push({ what: "the change log sweeper", stop: startChangeLogSweeper(sql) });
+  started.push({ what: "the markets feed's applier", stop: startFeedApplier(sql) });
   // The daily Parquet exports, written by a child process at low priority (docs/api.md "Exports").
   if (EXPORT_JOB) started.push({ what: "the export job", stop: startExportJob() });
   if (args.has("--simulate") || SIMULATE) {

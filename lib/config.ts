@@ -206,6 +206,11 @@ export const VARIABLES = {
     1,
     8760,
   ),
+  MARKETS_FEED_APPLY_MS: ms(
+    "How often each instance moves the markets feed's positions (GET /v1/markets/changes) to the changes committed since: a change reaches the feed within about this long.",
+    200,
+    20,
+  ),
   // daily Parquet exports (docs/api.md "Exports"; docs/deploy.md "Exports")
   EXPORT_DIR: text(
     "Where the export job writes the daily Parquet files and their index.json, served under /v1/exports (one directory per instance, or one writer: EXPORT_JOB).",

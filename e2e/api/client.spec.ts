@@ -19,7 +19,7 @@ import type { Heartbeat, Signal } from "@/lib/realtime/channels";
 import { expect, test, testRun } from "../fixtures";
 import { startOwnCluster, type OwnCluster } from "../support/cluster";
 import { startInstance, type Instance } from "../support/instance";
-import { addOrder, addTrades, makeFullMarket, makeMarket, type TestMarket } from "../support/markets";
+import { addOrder, addTrades, feedPosition, makeFullMarket, makeMarket, type TestMarket } from "../support/markets";
 
 const api = () => createMarketsClient({ baseUrl: testRun().baseURL });
 
@@ -58,7 +58,7 @@ test("every operation of the document, in both shapes, answers what the server s
   const m = await makeFullMarket(sql);
   const outcomeId = m.outcomes[0];
   const outcomeIds = m.outcomes.join(",");
-  const [{ position }] = await sql<{ position: string }[]>`SELECT position FROM market_positions WHERE market_id = ${m.id}`;
+  const position = await feedPosition(sql, m.id);
   // One entry per generated operation: the type says so (a new endpoint is a compile error here until it is
   // covered), and so does the check against the generated module below.
   const calls: { [K in Operation]: Parameters<MarketsClient["withResponse"][K]>[0] } = {

@@ -7,6 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { parquetMetadata, parquetReadObjects, parquetSchema } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
+import postgres from "postgres";
+import { lowerBackendPriority } from "@/lib/exports/launch";
 import { importFile } from "@/lib/import/import";
 import { encodeTradeCursor } from "@/lib/markets/trade-cursor";
 import { type Instance, startInstance } from "../support/instance";
@@ -372,4 +374,20 @@ test.describe("GET /v1/exports/{dataset}/{day}.parquet (RFC 9110)", () => {
       expect(`"${createHash("sha256").update(body).digest("hex")}"`).toBe(res.headers.get("etag"));
     }
   });
+});
+
+test('the job\'s COPY runs in a backend lowered to nice 19 when the database is on this machine (docs/deploy.md "Exports")', async () => {
+  const sql = postgres(testRun().databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [{ pid }] = await sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+    // /proc/<pid>/stat: nice is the 19th field, the 17th after the parenthesised command
+    const nice = () => Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[16]);
+    expect(nice()).toBe(0);
+    expect(await lowerBackendPriority(sql)).toBe(true);
+    expect(nice()).toBe(19);
+    // the session goes on working
+    expect((await sql`SELECT 1 AS one`)[0].one).toBe(1);
+  } finally {
+    await sql.end();
+  }
 });

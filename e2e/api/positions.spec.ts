@@ -1,11 +1,13 @@
 // Positions (docs/api.md "Positions", migration 0021): every announced change is numbered at its commit, in
 // commit order, kept in change_log for the retention window, and carried by its NOTIFY as `p`; each market
-// keeps the position of its last market-level change (market_positions, the markets feed). In a database
-// of its own: retention trims the whole log, and the ordering test counts every change there is.
+// keeps the position of its last market-level change (market_positions, the markets feed), moved after the
+// commit by market_positions_apply() (migration 0022), which the tests call where a server's applier would.
+// In a database of its own: retention trims the whole log, and the ordering test counts every change there is.
 import postgres from "postgres";
 import { migrate } from "@/lib/db/migrate";
 import { changeLogBounds, readChanges } from "@/lib/events/change-log";
 import { startChangeLogSweeper, sweepChangeLog } from "@/lib/events/change-log-sweeper";
+import { applyMarketPositions } from "@/lib/events/feed-applier";
 import { expect, test } from "../fixtures";
 import { createDatabase } from "../support/instance";
 import { addOrder, addTrades, makeMarket, uniqueSlug } from "../support/markets";
@@ -139,7 +141,11 @@ test("retention – drops changes older than the window in batches, the horizon 
   const changes = async (n: number) => {
     for (let i = 0; i < n; i++) await addOrder(sql, m, bid(m.yes));
   };
-  const age = (upTo: number) => sql`UPDATE change_log SET at = now() - interval '2 hours' WHERE position <= ${upTo}`;
+  // (applied first: retention keeps what the feed's table has not taken)
+  const age = async (upTo: number) => {
+    await applyMarketPositions(sql);
+    await sql`UPDATE change_log SET at = now() - interval '2 hours' WHERE position <= ${upTo}`;
+  };
 
   await changes(30);
   const old = await head();
@@ -197,7 +203,10 @@ test("retention – drops changes older than the window in batches, the horizon 
 
 test("positions – a rolled-back transaction (or savepoint) leaves nothing in change_log and change_pending; with positions off a session records nothing and still announces, without p", async () => {
   const m = await makeMarket(sql, { prefix: "pos-rollback" });
-  const marketPosition = async () => (await sql<{ p: number }[]>`SELECT position::float8 AS p FROM market_positions WHERE market_id = ${m.id}`)[0]?.p;
+  const marketPosition = async () => {
+    await applyMarketPositions(sql);
+    return (await sql<{ p: number }[]>`SELECT position::float8 AS p FROM market_positions WHERE market_id = ${m.id}`)[0]?.p;
+  };
   const before = { head: await head(), market: await marketPosition() };
   const pendingCount = async (tx: postgres.TransactionSql | Sql) => (await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM change_pending`)[0].n;
 
@@ -262,8 +271,10 @@ test("positions – a rolled-back transaction (or savepoint) leaves nothing in c
 });
 
 test("market positions – a market created, changed, renamed or deleted has the position of its last market-level change (a tombstone stays); a statement adding 150 markets numbers all of them", async () => {
-  const positionOf = async (id: string) =>
-    (await sql<{ position: number; slug: string }[]>`SELECT position::float8 AS position, slug FROM market_positions WHERE market_id = ${id}`)[0];
+  const positionOf = async (id: string) => {
+    await applyMarketPositions(sql);
+    return (await sql<{ position: number; slug: string }[]>`SELECT position::float8 AS position, slug FROM market_positions WHERE market_id = ${id}`)[0];
+  };
   const lastChangeOf = async (id: string) =>
     (
       await sql<{ p: number }[]>`
@@ -314,13 +325,15 @@ test("market positions – a market created, changed, renamed or deleted has the
         FROM generate_series(1, 150) g
       RETURNING id`
   ).map((r) => r.id);
+  const logged = await head();
+  await applyMarketPositions(sql);
   const rows = await sql<{ position: number }[]>`
     SELECT position::float8 AS position FROM market_positions WHERE market_id = ANY(${ids}::uuid[])`;
   expect(rows).toHaveLength(150);
   const positions = rows.map((r) => r.position);
   expect(new Set(positions).size).toBe(150);
-  const after = (await changeLogBounds(sql)).head;
-  for (const p of positions) expect(p > before && p <= after, `${p} in (${before}, ${after}]`).toBe(true);
+  // Numbered above every change logged before the pass that met them.
+  for (const p of positions) expect(p > before && p > logged, `${p} above ${logged}`).toBe(true);
 });
 
 test("change log – a change read back carries what its NOTIFY leaves out: the ids of the new trades, at most 101", async () => {
@@ -345,12 +358,94 @@ test("change log – a change read back carries what its NOTIFY leaves out: the 
 });
 
 test("market positions – a truncated markets table empties the feed (the `flush` change tells every client to reset)", async () => {
-  await makeMarket(sql, { prefix: "pos-truncate" });
+  const m = await makeMarket(sql, { prefix: "pos-truncate" });
+  await applyMarketPositions(sql);
+  // changed after the last pass: the truncate must not bring it back as a tombstone
+  await sql`UPDATE markets SET question = 'Truncated?' WHERE id = ${m.id}`;
   const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM market_positions`;
   expect(n).toBeGreaterThan(0);
   const before = await head();
   await sql`TRUNCATE markets CASCADE`;
+  await applyMarketPositions(sql);
   expect(await sql`SELECT 1 FROM market_positions`).toHaveLength(0);
   const flushes = await sql`SELECT 1 FROM change_log WHERE position > ${before} AND event->>'k' = 'flush'`;
   expect(flushes).toHaveLength(1);
+});
+
+test("market positions – moved after the commits, by passes that run beside the writers: a mirror paging the feed meanwhile never misses a change (nothing appears below a position it passed) and ends equal to it", async () => {
+  const markets = await Promise.all(Array.from({ length: 12 }, () => makeMarket(sql, { prefix: "pos-apply" })));
+  await applyMarketPositions(sql);
+  const since0 = (await head()) + 0;
+  const mirror = new Map<string, number>();
+  let since = since0;
+  let writing = true;
+  const page = async () => {
+    const rows = await sql<{ position: number; id: string }[]>`
+      SELECT position::float8 AS position, market_id::text AS id FROM market_positions WHERE position > ${since} ORDER BY position LIMIT 7`;
+    for (const r of rows) {
+      expect(r.position).toBeGreaterThan(since);
+      mirror.set(r.id, r.position);
+    }
+    if (rows.length) since = rows[rows.length - 1].position;
+  };
+  const writers = Array.from({ length: 4 }, async (_, w) => {
+    for (let i = 0; i < 40; i++) {
+      const m = markets[(w * 7 + i) % markets.length];
+      await sql.begin(async (tx) => {
+        await tx`UPDATE markets SET question = ${`Applied ${w}-${i}?`} WHERE id = ${m.id}`;
+        await tx`SELECT pg_sleep(${Math.random() * 0.004})`;
+      });
+    }
+  });
+  // a statement that adds markets without naming them, in the middle of it
+  const bulk = sql`
+    INSERT INTO markets (id, slug, question, description, category, sub_category, type, status, trading_starts_at, trading_ends_at, platform_fee, spread, image_url)
+    SELECT gen_random_uuid(), ${uniqueSlug("pos-apply-bulk")} || '-' || g, 'Bulk ' || g || '?', '', 'OTHER', 'Tests', 'BINARY', 'LOCKED',
+           now() - interval '1 day', now() + interval '30 days', 0.02, 1, '/market-images/other-1.svg'
+      FROM generate_series(1, 120) g`;
+  const appliers = Array.from({ length: 2 }, async () => {
+    while (writing) {
+      await applyMarketPositions(sql, 5);
+      await sleep(3);
+    }
+  });
+  const reader = (async () => {
+    while (writing) {
+      await page();
+      await sleep(2);
+    }
+  })();
+  await Promise.all([...writers, bulk]);
+  writing = false;
+  await Promise.all([...appliers, reader]);
+  await applyMarketPositions(sql);
+  for (let before = -1; before !== since; ) {
+    before = since;
+    await page();
+  }
+  const truth = await sql<{ position: number; id: string }[]>`
+    SELECT position::float8 AS position, market_id::text AS id FROM market_positions WHERE position > ${since0}`;
+  expect(truth.length).toBeGreaterThanOrEqual(12 + 120);
+  expect(Object.fromEntries(mirror)).toEqual(Object.fromEntries(truth.map((r) => [r.id, r.position])));
+  for (const m of markets)
+    expect(mirror.get(m.id), m.slug).toBe(
+      (
+        await sql<{ p: number }[]>`SELECT max(position)::float8 AS p FROM change_log WHERE event->>'m' = ${m.id} AND event->>'k' = ANY(${MARKET_KINDS}::text[])`
+      )[0].p,
+    );
+});
+
+test("market positions – retention never drops a change the feed's table has not taken yet", async () => {
+  const m = await makeMarket(sql, { prefix: "pos-unapplied" });
+  await applyMarketPositions(sql);
+  await sql`UPDATE markets SET question = 'Not applied yet?' WHERE id = ${m.id}`;
+  const last = await head();
+  await sql`UPDATE change_log SET at = now() - interval '2 hours'`;
+  await sweepChangeLog(sql, 1);
+  const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM change_log WHERE position = ${last}`;
+  expect(n, "the unapplied change stays").toBe(1);
+  await applyMarketPositions(sql);
+  expect((await sql<{ p: number }[]>`SELECT position::float8 AS p FROM market_positions WHERE market_id = ${m.id}`)[0].p).toBe(last);
+  await sweepChangeLog(sql, 1);
+  expect((await changeLogBounds(sql)).horizon).toBe(last);
 });

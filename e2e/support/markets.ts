@@ -287,3 +287,20 @@ export async function makeFullMarket(
   await sql`SELECT refresh_market_derived(${[m.id]}::uuid[])`;
   return { ...m, token };
 }
+
+/**
+ * The market's position in the markets feed, once the server's applier has moved it there (migration
+ * 0022, every MARKETS_FEED_APPLY_MS): the position of its last market-level change in the log.
+ */
+export async function feedPosition(sql: postgres.Sql, marketId: string, timeoutMs = 10_000): Promise<number> {
+  const [{ last }] = await sql<{ last: number | null }[]>`
+    SELECT max(position)::float8 AS last FROM change_log
+     WHERE event->>'m' = ${marketId} AND event->>'k' IN ('list', 'price', 'detail', 'market')`;
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await sql<{ p: number }[]>`SELECT position::float8 AS p FROM market_positions WHERE market_id = ${marketId}`;
+    if (row && (last === null || row.p >= last)) return row.p;
+    if (Date.now() > until) throw new Error(`market ${marketId} not in the feed at ${last} after ${timeoutMs} ms (it is at ${row?.p})`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

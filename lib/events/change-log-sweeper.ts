@@ -5,6 +5,7 @@
 import "server-only";
 import { config } from "@/lib/config";
 import type { Sql } from "@/lib/db/client";
+import { startPeriodic } from "@/lib/db/periodic";
 
 export interface ChangeLogSweeperOptions {
   /** Mean time between passes (each one is jittered by ±20 %). */
@@ -29,39 +30,12 @@ export async function sweepChangeLog(sql: Sql, retentionHours: number, batch = T
 }
 
 export function startChangeLogSweeper(sql: Sql, options: ChangeLogSweeperOptions = {}): () => Promise<void> {
-  const intervalMs = options.intervalMs ?? INTERVAL_MS;
   const retentionHours = options.retentionHours ?? config().CHANGES_RETENTION_HOURS;
   const batch = options.batch ?? TRIM_BATCH;
-  const log = options.log ?? ((m: string) => console.log(`[change-log] ${m}`));
-  let failing = false;
-  let stopped = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  // Instances started together drift apart instead of trimming in step.
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(pass, intervalMs * (0.8 + 0.4 * Math.random()));
-    timer.unref();
-  };
-  const pass = () => {
-    running = sweepChangeLog(sql, retentionHours, batch)
-      .then(
-        () => {
-          if (failing) log("trimming again");
-          failing = false;
-        },
-        (err) => {
-          // Once per run of failures: the database away is reported elsewhere too.
-          if (!failing) log(`trim failed: ${(err as Error).message}`);
-          failing = true;
-        },
-      )
-      .finally(schedule);
-  };
-  pass();
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  };
+  return startPeriodic(async () => void (await sweepChangeLog(sql, retentionHours, batch)), {
+    intervalMs: options.intervalMs ?? INTERVAL_MS,
+    jitter: 0.2,
+    what: "trim",
+    log: options.log ?? ((m: string) => console.log(`[change-log] ${m}`)),
+  });
 }

@@ -18,6 +18,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import postgres from "postgres";
 import type { Sql } from "@/lib/db/client";
 import { DATASETS, dayRange, duckColumns } from "./datasets";
+import { lowerBackendPriority } from "./launch";
 import { writeMarketsSnapshot } from "./markets-snapshot";
 import { type ExportDataset, storedName } from "./names";
 import { TMP_DIR } from "./store";
@@ -49,11 +50,13 @@ async function sha256Of(file: string): Promise<string> {
 /**
  * COPY … TO STDOUT into `file`, on a connection of its own that is dropped once the data is in: postgres.js
  * can leave a connection's socket paused after a COPY stream that ended under backpressure, and the next
- * statement on it then waits for ever. The session is the job's (no statement timeout, UTC, more work_mem).
+ * statement on it then waits for ever. The session is the job's (no statement timeout, UTC, more work_mem),
+ * and its backend runs at the job's low priority where it can (./launch.ts).
  */
 async function copyOut(databaseUrl: string, statement: string, file: string, session: Record<string, string> = {}): Promise<void> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {}, connection: { ...JOB_SESSION, ...session } });
   try {
+    await lowerBackendPriority(sql);
     await pipeline(await sql.unsafe(statement).readable(), fs.createWriteStream(file));
   } finally {
     await sql.end({ timeout: 0 });

@@ -5,6 +5,7 @@
 import "server-only";
 import { config } from "@/lib/config";
 import type { Sql } from "@/lib/db/client";
+import { startPeriodic } from "@/lib/db/periodic";
 
 export interface BookLogSweeperOptions {
   intervalMs?: number;
@@ -20,32 +21,17 @@ export async function sweepBookLog(sql: Sql, retentionDays: number): Promise<{ c
 }
 
 export function startBookLogSweeper(sql: Sql, options: BookLogSweeperOptions = {}): () => Promise<void> {
-  const intervalMs = options.intervalMs ?? config().BOOK_LOG_SWEEP_MS;
   const retentionDays = options.retentionDays ?? config().BOOK_LOG_RETENTION_DAYS;
-  const log = options.log ?? ((m: string) => console.log(`[book-log] ${m}`));
-  let failing = false;
-  let running: Promise<unknown> = Promise.resolve();
-  const pass = () => {
-    running = sql
-      .begin((tx) => sweepBookLog(tx as unknown as Sql, retentionDays))
-      .then(
-        (r) => {
-          if (r.dropped || r.carried) log(`dropped ${r.dropped} day(s), carried ${r.carried} snapshot(s)`);
-          if (failing) log("sweeping again");
-          failing = false;
-        },
-        (err) => {
-          // Once per run of failures: a lock not granted at once, or the database away (reported elsewhere too).
-          if (!failing) log(`sweep failed: ${(err as Error).message}`);
-          failing = true;
-        },
-      );
-  };
-  pass();
-  const timer = setInterval(pass, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  // A pass fails when a lock is not granted at once; the next one tries again.
+  return startPeriodic(
+    async () => {
+      const r = await sql.begin((tx) => sweepBookLog(tx as unknown as Sql, retentionDays));
+      if (r.dropped || r.carried) return `dropped ${r.dropped} day(s), carried ${r.carried} snapshot(s)`;
+    },
+    {
+      intervalMs: options.intervalMs ?? config().BOOK_LOG_SWEEP_MS,
+      what: "sweep",
+      log: options.log ?? ((m: string) => console.log(`[book-log] ${m}`)),
+    },
+  );
 }

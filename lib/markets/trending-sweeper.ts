@@ -3,6 +3,7 @@
 import "server-only";
 import { config } from "@/lib/config";
 import type { Sql } from "@/lib/db/client";
+import { startPeriodic } from "@/lib/db/periodic";
 
 export interface SweeperOptions {
   intervalMs?: number;
@@ -30,26 +31,10 @@ export async function sweepTrending(sql: Sql): Promise<Date | null> {
 }
 
 export function startTrendingSweeper(sql: Sql, options: SweeperOptions = {}): () => Promise<void> {
-  const intervalMs = options.intervalMs ?? config().TRENDING_SWEEP_MS;
-  const log = options.log ?? ((m: string) => console.log(`[trending] ${m}`));
-  let failing = false;
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = sweepTrending(sql).then(
-      () => {
-        if (failing) log("sweeping again");
-        failing = false;
-      },
-      (err) => {
-        // Once per outage: the database being away is reported elsewhere too.
-        if (!failing) log(`sweep failed: ${(err as Error).message}`);
-        failing = true;
-      },
-    );
-  }, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodic(async () => void (await sweepTrending(sql)), {
+    intervalMs: options.intervalMs ?? config().TRENDING_SWEEP_MS,
+    immediate: false,
+    what: "sweep",
+    log: options.log ?? ((m: string) => console.log(`[trending] ${m}`)),
+  });
 }

@@ -1,0 +1,30 @@
+// Moves the markets feed's table after the commits (migration 0022, docs/api.md "GET /v1/markets/changes"):
+// every MARKETS_FEED_APPLY_MS, market_positions_apply() gives each market named by the changes logged since
+// the last pass the position of its last one. Every instance runs it; a pass that finds another running
+// returns at once, and the next one continues from where the last stopped.
+import "server-only";
+import { config } from "@/lib/config";
+import type { Sql } from "@/lib/db/client";
+import { startPeriodic } from "@/lib/db/periodic";
+
+/** Changes read per statement: short statements, so a pass never holds the state row for long. */
+export const APPLY_BATCH = 5_000;
+
+/** One pass: batches until one reads fewer than `batch`; how many changes were applied. */
+export async function applyMarketPositions(sql: Sql, batch = APPLY_BATCH): Promise<number> {
+  let applied = 0;
+  for (;;) {
+    const [{ n }] = await sql<{ n: number }[]>`SELECT market_positions_apply(${batch}) AS n`;
+    applied += n;
+    if (n < batch) return applied;
+  }
+}
+
+export function startFeedApplier(sql: Sql, options: { intervalMs?: number; log?: (message: string) => void } = {}): () => Promise<void> {
+  return startPeriodic(async () => void (await applyMarketPositions(sql)), {
+    intervalMs: options.intervalMs ?? config().MARKETS_FEED_APPLY_MS,
+    jitter: 0.2,
+    what: "the feed's apply",
+    log: options.log ?? ((m: string) => console.log(`[markets-feed] ${m}`)),
+  });
+}
