@@ -8,7 +8,7 @@ import { requestDeadlineMs } from "@/lib/db/bounds";
 import { primaryUnreachable, withTimeout } from "@/lib/db/breaker";
 import { DatabaseUnavailableError, isDatabaseUnavailable } from "@/lib/db/errors";
 import { isErrorOf } from "@/lib/process-state";
-import { CAMEL_MEDIA_TYPE } from "@/lib/markets/schemas";
+import { acceptsCamel, CAMEL_MEDIA_TYPE } from "@/lib/markets/schemas/camel";
 import { apiErrorOf } from "./errors";
 import { API_HEADERS, apiErrorAnswer, ERROR_CACHE_CONTROL, PREFLIGHT_HEADERS } from "./headers";
 
@@ -50,14 +50,7 @@ export interface RouteOptions<T> {
 
 /** True when the client asks for the camelCase variant (docs/api.md) with a non-zero quality. */
 export function wantsCamel(req: Request): boolean {
-  const accept = req.headers.get("accept");
-  if (!accept) return false;
-  return accept.split(",").some((range) => {
-    const [type, ...params] = range.split(";").map((s) => s.trim().toLowerCase());
-    if (type !== CAMEL_MEDIA_TYPE) return false;
-    const q = params.find((p) => p.startsWith("q="));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
+  return acceptsCamel(req.headers.get("accept"));
 }
 
 /** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/ prefixes are ignored, "*" matches any. */

@@ -39,13 +39,18 @@ async function bookFields(e: StreamEvent): Promise<Fields | null> {
   };
 }
 
-async function tradeFields(e: StreamEvent): Promise<Fields | null> {
-  if (e.edit) return { primary: { edit: true }, camel: { edit: true } };
+async function loggedTradeIds(position: number): Promise<string[]> {
   const sql = await readDb();
   const [row] = await sql<
     { ids: string[] | null }[]
-  >`SELECT ARRAY(SELECT jsonb_array_elements_text(event->'i')) AS ids FROM change_log WHERE position = ${e.position}`;
-  const ids = row?.ids ?? [];
+  >`SELECT ARRAY(SELECT jsonb_array_elements_text(event->'i')) AS ids FROM change_log WHERE position = ${position}`;
+  return row?.ids ?? [];
+}
+
+async function tradeFields(e: StreamEvent): Promise<Fields | null> {
+  if (e.edit) return { primary: { edit: true }, camel: { edit: true } };
+  // A change read back from the log carries its trades' ids; a live one (its NOTIFY leaves them out) reads them.
+  const ids = e.change.tradeIds ?? (await loggedTradeIds(e.position));
   if (!ids.length) return null;
   const { trades, cursor } = await tradesByIds(ids.slice(0, TRADES_CARRIED));
   if (!trades.length) return null;

@@ -8,7 +8,7 @@ import type { BlockList } from "node:net";
 import { API_HEADERS, PREFLIGHT_HEADERS, apiErrorAnswer } from "@/lib/api/headers";
 import { searchParamsOf, zodMessages } from "@/lib/api/query";
 import { clientAddress, clientKey } from "@/lib/http/rate-limit";
-import { CAMEL_MEDIA_TYPE } from "@/lib/markets/schemas/camel";
+import { acceptsCamel } from "@/lib/markets/schemas/camel";
 import { marketSlugExists } from "@/lib/markets/sql/market";
 import { createSlugCache } from "@/lib/realtime/slug-cache";
 import { parseStreamChannel, type StreamChannel } from "@/lib/realtime/channels";
@@ -45,15 +45,6 @@ const send = (res: ServerResponse, a: Answer) => {
   res.writeHead(a.status, a.headers);
   res.end(a.body);
 };
-
-function wantsCamelHeader(accept: string | undefined): boolean {
-  if (!accept) return false;
-  return accept.split(",").some((range) => {
-    const [type, ...params] = range.split(";").map((s) => s.trim().toLowerCase());
-    const q = params.find((p) => p.startsWith("q="));
-    return type === CAMEL_MEDIA_TYPE && (q === undefined || Number(q.slice(2)) > 0);
-  });
-}
 
 export function sseEndpoint(options: SseOptions) {
   const {
@@ -126,7 +117,7 @@ export function sseEndpoint(options: SseOptions) {
     }
     perClient.set(client, held + 1);
 
-    const shape: Shape = q.data.shape === "camel" || (q.data.shape === undefined && wantsCamelHeader(req.headers.accept)) ? "camel" : "primary";
+    const shape: Shape = q.data.shape === "camel" || (q.data.shape === undefined && acceptsCamel(req.headers.accept)) ? "camel" : "primary";
     res.writeHead(200, {
       ...API_HEADERS,
       "Access-Control-Expose-Headers": "ETag",

@@ -17,6 +17,17 @@ import {
 
 export const CAMEL_MEDIA_TYPE = "application/vnd.markets.camel+json";
 
+/** Whether an Accept header asks for the camelCase variant: it names the media type with q > 0 (docs/api.md). */
+export function acceptsCamel(accept: string | null | undefined): boolean {
+  if (!accept) return false;
+  return accept.split(",").some((range) => {
+    const [type, ...params] = range.split(";").map((s) => s.trim().toLowerCase());
+    if (type !== CAMEL_MEDIA_TYPE) return false;
+    const q = params.find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
 export const camelUserRefSchema = camelize(userRefSchema, {}).meta({ id: "CamelUserRef" });
 
 export const camelOutcomeSchema = camelize(outcomeSchema, {
