@@ -114,6 +114,22 @@ test("stream – since older than the retention window or past every position: a
   await ahead.waitFor((ev) => ev.some((e) => e.event === "orderbook"), 10_000, "a live book event after the reset");
 });
 
+test("stream – a users change (a name) resets no stream: the stream goes on with the next book, and the market page shows the new name", async ({
+  sql,
+  request,
+}) => {
+  const m = await makeMarket(sql, { prefix: "sse-users", status: "ACTIVE" });
+  await addTrades(sql, m, [{ price: "0.450" }]);
+  const s = await open(channelsOf(m.slug));
+  await s.waitFor((ev) => ev.some((e) => e.event === "heartbeat"), 5_000, "the opening heartbeat");
+  const renamed = `sse-user-${randomUUID().slice(0, 8)}`;
+  await sql`UPDATE users SET username = ${renamed} WHERE id = ${m.users[0]}`;
+  await addOrder(sql, m, { price: "0.410", shares: "12.00" });
+  await s.waitFor((ev) => ev.some((e) => e.event === "orderbook"), 10_000, "the book after the users change");
+  expect(s.events.filter((e) => e.event === "reset").map(brief)).toEqual([]);
+  await expect.poll(async () => JSON.stringify(await (await request.get(`/v1/markets/${m.id}`)).json()).includes(renamed), { timeout: 10_000 }).toBe(true);
+});
+
 test("stream – the markets channel: created, changed, resolved and deleted markets with their list item", async ({ sql, request }) => {
   const s = await open(["markets"]);
   await s.waitFor((ev) => ev.length > 0, 5_000, "the opening heartbeat");

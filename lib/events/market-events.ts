@@ -19,7 +19,8 @@ export const EVENT_KINDS = {
   detail: "comments, counters and an outcome's other columns: what the market page and the lists show",
   market: "outcomes added or removed; a market renamed, re-sourced or deleted (sent under old and new slug)",
   list: "markets added (each named when a statement adds at most 100): only lists (and slug look-ups) can show them",
-  flush: "users changed or a table truncated: anything may have changed",
+  users: "users changed (names, pictures): whatever shows a user (comments, top traders, trades) may have changed",
+  flush: "a table truncated: anything may have changed",
 } as const satisfies Record<string, string>;
 export type EventKind = keyof typeof EVENT_KINDS;
 const KINDS = Object.keys(EVENT_KINDS) as [EventKind, ...EventKind[]];

@@ -41,7 +41,8 @@ export function tagsOf(event: MarketEvent): string[] | "all" {
       return [...lists, LIST_MEMBERS, ...markets, ...markets.flatMap((t) => [booksOfTag(t), historiesOfTag(t)])];
     case "list": // markets added: no existing entry shows them but the lists (related ones by the new markets' groups)
       return [...lists, LIST_MEMBERS];
-    case "flush": // users, truncations, and kinds this build does not know
+    case "users": // a user shows in the comments, top traders and trades of any market
+    case "flush": // truncations, and kinds this build does not know
       return "all";
   }
 }
