@@ -14,8 +14,8 @@
 //
 // Exactly as fresh as the SQL it replaces: every announced change of a market (every event names its
 // market) marks that market dirty; a slice is taken only after the dirty markets were read again, in one
-// query. Changes that name no market (markets inserted in bulk, truncations, users) and a lost stream
-// rebuild the index from scratch; until then, lists come from SQL.
+// query. Changes that name no market (markets inserted in bulk, truncations) and a lost stream rebuild the
+// index from scratch; until then, lists come from SQL. A users change leaves it be: no list item shows a user.
 import "server-only";
 import { flatString } from "@/lib/cache/flat-string";
 import { withDatabase } from "@/lib/db/breaker";
@@ -192,7 +192,7 @@ export class ListIndex {
       if (!this.dirty.size) this.dirtySince = Date.now();
       this.dirty.add(id.toLowerCase());
     }
-    // Markets inserted by a statement that did not name them, truncations, users: anything may differ.
+    // Markets inserted by a statement that did not name them, truncations: anything may differ.
     else if (e.kind === "list" || e.kind === "flush" || e.slug !== null) this.invalidate();
   }
 
