@@ -82,7 +82,7 @@ export function parquetCopy(dataset: ExportDataset, source: string, out: string)
   const { columns, select } = duckColumns(spec);
   const read =
     spec.source === "csv"
-      ? `read_csv(${quote(source)}, columns = ${columns}, header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, buffer_size = 8388608)`
+      ? `read_csv(${quote(source)}, columns = ${columns}, header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, buffer_size = 1048576)`
       : `read_json(${quote(source)}, format = 'newline_delimited', columns = ${columns})`;
   return `COPY (SELECT ${select} FROM ${read}) TO ${quote(out)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_ROWS})`;
 }
