@@ -3,6 +3,7 @@
 // statement-level triggers (books, versions, the book log, candles, top traders, announce()) run once per
 // batch and commit once. A line either lands whole or not at all: a batch the database rejects is split in
 // halves until the line it rejects stands alone, and that line alone is reported.
+import postgres from "postgres";
 import type { Sql } from "../db/client";
 import { scaled } from "../markets/import-schemas";
 import type { IngestEvent, IngestMarket, IngestOrder, IngestTrade, IngestUser } from "./schemas";
@@ -188,6 +189,8 @@ export class IngestWriter {
       out.users += r.users;
       out.commits++;
     } catch (err) {
+      // Only the database's refusals are a line's fault; anything else (a lost connection, a bug) stops the ingest.
+      if (!(err instanceof postgres.PostgresError) || err.code.startsWith("08")) throw err;
       if (valid.length === 1) {
         const e = err as { message?: string; detail?: string };
         out.rejected.push({
@@ -389,33 +392,35 @@ async function writeRows(tx: Sql, users: IngestUser[], markets: IngestMarket[], 
     nOrders = r.count;
     for (const x of r) touched.add(x.market_id);
   }
+  const volume = new Map<string, string>();
   if (trades.length) {
     const t = [...new Map(trades.map((x) => [x.id, x])).values()];
     const col = <K extends keyof IngestTrade>(k: K) => t.map((x) => x[k]) as (string | null)[];
-    const [r] = await tx<{ n: number }[]>`
+    const r = await tx<{ market_id: string; v: string; n: number }[]>`
       WITH ins AS (
         INSERT INTO trades (id, market_id, outcome_id, price, shares, maker_user_id, taker_user_id, executed_at)
         SELECT * FROM unnest(${col("id")}::uuid[], ${col("market_id")}::uuid[], ${col("outcome_id")}::uuid[], ${col("price")}::numeric[],
                              ${col("shares")}::numeric[], ${col("maker_user_id")}::uuid[], ${col("taker_user_id")}::uuid[],
                              ${col("executed_at")}::timestamptz[])
         ON CONFLICT (id) DO NOTHING
-        RETURNING market_id, price * shares AS v),
-      vol AS (
-        UPDATE markets m SET total_volume = m.total_volume + d.v
-          FROM (SELECT market_id, sum(v) AS v FROM ins GROUP BY 1) d
-         WHERE m.id = d.market_id)
-      SELECT count(*)::int AS n FROM ins`;
-    nTrades = r.n;
+        RETURNING market_id, price * shares AS v)
+      SELECT market_id, sum(v)::text AS v, count(*)::int AS n FROM ins GROUP BY 1`;
+    for (const x of r) volume.set(x.market_id, x.v), touched.add(x.market_id), (nTrades += x.n);
   }
   if (touched.size) {
-    // refresh_market_derived's total_liquidity of a native market, read from book_depth (which the order
+    // One update of each touched market: the new trades' notional added to total_volume, and
+    // refresh_market_derived's total_liquidity of a native market read from book_depth (which the order
     // triggers keep as exactly those resting shares per price) instead of every order the market ever had.
+    // (Each update of a market writes all its indexes again: total_volume and total_liquidity are sort keys.)
+    const ids = [...touched].sort();
     await tx`
-      UPDATE markets m SET total_liquidity = d.liq
-        FROM (SELECT t.id, coalesce((SELECT sum(b.price * b.shares) FROM outcomes oc JOIN book_depth b ON b.outcome_id = oc.id
-                                      WHERE oc.market_id = t.id), 0) AS liq
-                FROM unnest(${[...touched].sort()}::uuid[]) AS t (id)) d
-       WHERE m.id = d.id AND m.external_source IS NULL AND m.total_liquidity IS DISTINCT FROM d.liq`;
+      UPDATE markets m SET total_volume = m.total_volume + d.v,
+                           total_liquidity = CASE WHEN m.external_source IS NULL THEN d.liq ELSE m.total_liquidity END
+        FROM (SELECT t.id, t.v, coalesce((SELECT sum(b.price * b.shares) FROM outcomes oc JOIN book_depth b ON b.outcome_id = oc.id
+                                           WHERE oc.market_id = t.id), 0) AS liq
+                FROM unnest(${ids}::uuid[], ${ids.map((id) => volume.get(id) ?? "0")}::numeric[]) AS t (id, v)) d
+       WHERE m.id = d.id
+         AND (d.v <> 0 OR (m.external_source IS NULL AND m.total_liquidity IS DISTINCT FROM d.liq))`;
   }
   return { users: nUsers, markets: marketIds.size, orders: nOrders, trades: nTrades, marketIds };
 }
