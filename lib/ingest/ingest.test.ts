@@ -229,6 +229,48 @@ describe("ingest – a stream against a real database", () => {
     await sql.end();
   }, 180_000);
 
+  it("one statement per line: a book's 250 versions, a snapshot every 200, and a crossed book and back, replay to the served book", async () => {
+    const { sql } = await freshDatabase();
+    const lines = venueLines(0, 1, 17);
+    const market = JSON.parse(lines[lines.length - 1]).market;
+    const user = JSON.parse(lines[0]).user.id;
+    const at = (k: number) => new Date(START + k * 1000).toISOString();
+    const order = (k: number, side: string, price: string, status = "OPEN", filled = "0") =>
+      JSON.stringify({
+        order: {
+          id: `5b000000-0000-4000-8000-${String(k).padStart(12, "0")}`,
+          market_id: market.id,
+          outcome_id: market.outcomes[0].id,
+          user_id: user,
+          side,
+          type: "LIMIT",
+          price,
+          shares: "10.00",
+          filled_shares: filled,
+          status,
+          created_at: at(k),
+          updated_at: status === "OPEN" ? at(k) : at(k + 1000),
+        },
+      });
+    for (let k = 1; k <= 250; k++) lines.push(order(k, k % 2 ? "BUY" : "SELL", k % 2 ? `0.${300 + (k % 50)}` : `0.${600 + (k % 50)}`));
+    // A bid above the best ask crosses the book (netted, recorded whole); its cancel uncrosses it.
+    lines.push(
+      order(1000, "BUY", "0.700"),
+      JSON.stringify({ order: { ...JSON.parse(order(1000, "BUY", "0.700")).order, status: "CANCELLED", updated_at: at(3000) } }),
+    );
+    const { rejected } = await ingestAll(sql, lines, 1);
+    expect(rejected).toEqual([]);
+    const [head] = await sql<{ version: number; snapshot_version: number; crossed: boolean }[]>`
+      SELECT version::int, snapshot_version::int, crossed FROM book_heads WHERE outcome_id = ${market.outcomes[0].id}`;
+    expect(head.version).toBe(252);
+    expect(head.snapshot_version).toBe(201);
+    expect(head.crossed).toBe(false);
+    const snaps = await sql<{ version: number }[]>`SELECT version::int FROM book_snapshots WHERE outcome_id = ${market.outcomes[0].id} ORDER BY 1`;
+    expect(snaps.map((r) => r.version)).toEqual([1, 201]);
+    expect(await mismatches(sql)).toEqual([]);
+    await sql.end();
+  }, 120_000);
+
   it("a line the database rejects is reported alone; the rest of its batch lands, and none of that line", async () => {
     const { sql } = await freshDatabase();
     const lines = venueLines(300, 5, 11);

@@ -380,11 +380,13 @@ async function writeRows(tx: Sql, users: IngestUser[], markets: IngestMarket[], 
       (x) => micros(x.updated_at),
     );
     const col = <K extends keyof IngestOrder>(k: K) => o.map((x) => x[k]) as string[];
+    // Enum arrays go as text[]: postgres.js serialises an array only for the types it knew when it connected,
+    // and a fresh database gets them from the migrations after that.
     const r = await tx`
       INSERT INTO orders AS t (id, market_id, outcome_id, user_id, side, type, price, shares, filled_shares, status, created_at, updated_at)
       SELECT * FROM unnest(${col("id")}::uuid[], ${col("market_id")}::uuid[], ${col("outcome_id")}::uuid[], ${col("user_id")}::uuid[],
-                           ${col("side")}::order_side[], ${col("type")}::order_type[], ${col("price")}::numeric[], ${col("shares")}::numeric[],
-                           ${col("filled_shares")}::numeric[], ${col("status")}::order_status[], ${col("created_at")}::timestamptz[],
+                           ${col("side")}::text[]::order_side[], ${col("type")}::text[]::order_type[], ${col("price")}::numeric[], ${col("shares")}::numeric[],
+                           ${col("filled_shares")}::numeric[], ${col("status")}::text[]::order_status[], ${col("created_at")}::timestamptz[],
                            ${col("updated_at")}::timestamptz[])
       ON CONFLICT (id) DO UPDATE SET filled_shares = EXCLUDED.filled_shares, status = EXCLUDED.status, updated_at = EXCLUDED.updated_at
        WHERE t.updated_at < EXCLUDED.updated_at
