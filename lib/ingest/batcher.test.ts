@@ -21,7 +21,14 @@ describe("batcher", () => {
 
   it("merges batches that piled up behind a slow write, up to maxSize", async () => {
     const written: number[][] = [];
-    const b = new Batcher<number>({ maxSize: 4, maxWaitMs: 1, write: async (xs) => (written.push(xs), sleep(30)) });
+    const b = new Batcher<number>({
+      maxSize: 4,
+      maxWaitMs: 1,
+      write: async (xs) => {
+        written.push(xs);
+        await sleep(30);
+      },
+    });
     b.push(1);
     await sleep(5);
     for (const x of [2, 3]) b.push(x), await sleep(5);
