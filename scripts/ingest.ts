@@ -1,0 +1,83 @@
+// npm run ingest [-- <file>] [--follow] [--batch 1000] [--wait 50] – reads the NDJSON event stream of
+// docs/ingest.md from stdin or a file (with --follow, a file that grows, read on like tail -f until
+// Ctrl-C), writes it in batches into DATABASE_URL or the embedded database, reports each bad line on
+// stderr (`line N: <json path>: <message>`) and skips it, and prints progress on stderr every 2 s.
+import fs from "node:fs";
+import { parseArgs } from "node:util";
+import { config } from "../lib/config";
+import { connect } from "../lib/db/client";
+import { resolveDatabase } from "../lib/db/embedded";
+import { migrate } from "../lib/db/migrate";
+import { percentile } from "../lib/dev/tools";
+import { Ingest } from "../lib/ingest/run";
+import { fileLines, readableLines } from "../lib/ingest/source";
+
+const { values: args, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { follow: { type: "boolean" }, batch: { type: "string" }, wait: { type: "string" }, quiet: { type: "boolean" } },
+});
+const file = positionals[0];
+if (args.follow && !file) {
+  console.error("usage: npm run ingest [-- <file>] [--follow]   (--follow needs a file)");
+  process.exit(2);
+}
+if (file && !fs.existsSync(file)) {
+  console.error(`${file}: no such file`);
+  process.exit(2);
+}
+
+const database = await resolveDatabase({ log: (m) => console.error(m) });
+const sql = connect(config().DATABASE_URL!, { max: 4 });
+const stop = new AbortController();
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
+
+let exitCode = 0;
+try {
+  await migrate(sql, (m) => console.error(m));
+  const lags: number[] = [];
+  const ingest = new Ingest(sql, {
+    batchSize: args.batch ? Number(args.batch) : undefined,
+    batchWaitMs: args.wait ? Number(args.wait) : undefined,
+    onRejected: (r) => console.error(`line ${r.line}: ${r.error}`),
+    onBatch: (_n, lag) => lags.push(lag),
+  });
+  const started = Date.now();
+  let last = { at: started, lines: 0 };
+  const progress = () => {
+    const s = ingest.stats;
+    const now = Date.now();
+    const sorted = lags.splice(0).sort((a, b) => a - b);
+    const rate = ((s.lines - last.lines) * 1000) / Math.max(1, now - last.at);
+    last = { at: now, lines: s.lines };
+    console.error(
+      `ingest: ${s.lines.toLocaleString("en-US")} lines, ${Math.round(rate).toLocaleString("en-US")}/s, ${s.rejected} bad, ` +
+        `orders ${s.kinds.order.toLocaleString("en-US")} trades ${s.kinds.trade.toLocaleString("en-US")} markets ${s.kinds.market}, ` +
+        `lag p50 ${percentile(sorted, 50) ?? 0} ms p99 ${percentile(sorted, 99) ?? 0} ms, backlog ${ingest.backlog}`,
+    );
+  };
+  const timer = args.quiet ? undefined : setInterval(progress, 2000);
+  const lines = file ? fileLines(file, { follow: args.follow, signal: stop.signal }) : readableLines(process.stdin);
+  try {
+    for await (const line of lines) {
+      if (stop.signal.aborted) break;
+      await ingest.push(line);
+    }
+    await ingest.flush();
+  } finally {
+    clearInterval(timer);
+  }
+  const s = ingest.stats;
+  const secs = (Date.now() - started) / 1000;
+  console.error(
+    `ingest: done: ${s.lines.toLocaleString("en-US")} lines in ${secs.toFixed(1)} s (${Math.round(s.lines / secs).toLocaleString("en-US")}/s), ` +
+      `${s.accepted.toLocaleString("en-US")} written in ${s.batches} batches (${s.commits} commits), ${s.rejected} bad; ` +
+      `rows changed: orders ${s.orders}, trades ${s.trades}, markets ${s.markets}, users ${s.users}`,
+  );
+} catch (err) {
+  console.error(`ingest: ${(err as Error).stack ?? err}`);
+  exitCode = 1;
+} finally {
+  await sql.end({ timeout: 5 });
+  await database.stop();
+}
+process.exit(exitCode);
