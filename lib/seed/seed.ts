@@ -55,17 +55,17 @@ export interface SeedDatabaseOptions extends Partial<SeedOptions> {
 }
 
 /** Tables whose indexes and foreign keys are rebuilt after a COPY load (users and markets are small). */
-const BULK_TABLES = ["outcomes", "comments", "orders", "trades", "external_books"];
+export const BULK_TABLES = ["outcomes", "comments", "orders", "trades", "external_books"];
 
 export type SeedSummary = Record<SeedTable, number> & { ms: number };
 
 /** A jsonb value: COPY writes it as JSON text, INSERT hands the object to the driver's json serializer. */
-class Json {
+export class Json {
   constructor(readonly value: unknown) {}
 }
 /** A row in column order: text values, text[] as string arrays, jsonb wrapped; null = SQL NULL. */
-type Value = string | null | string[] | Json;
-type Row = Value[];
+export type Value = string | null | string[] | Json;
+export type Row = Value[];
 
 const pgArray = (xs: string[]) => `{${xs.map((x) => `"${x.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
 const json = (x: unknown) => (x == null ? null : new Json(x));
@@ -89,7 +89,7 @@ const COLUMNS: Record<SeedTable, readonly string[]> = {
 /** A row's values in the order of its table's column list; the record type makes every column named once. */
 const inOrder = <C extends string>(columns: readonly C[], values: Record<C, Value>): Row => columns.map((c) => values[c]);
 
-const marketRow = (m: MarketRow, comments: number, liquidity: number): Row =>
+export const marketRow = (m: MarketRow, comments: number, liquidity: number): Row =>
   inOrder<MarketSeedColumn>(MARKET_SEED_COLUMNS, {
     id: m.id,
     slug: m.slug,
@@ -132,7 +132,7 @@ const marketRow = (m: MarketRow, comments: number, liquidity: number): Row =>
     total_liquidity: volumeString(liquidity),
   });
 
-const outcomeRow = (o: OutcomeRow): Row =>
+export const outcomeRow = (o: OutcomeRow): Row =>
   inOrder<OutcomeColumn>(OUTCOME_COLUMNS, {
     id: o.id,
     market_id: o.market_id,
@@ -215,7 +215,7 @@ function* copyChunks(rows: Iterable<Row>, count: () => void): Generator<string> 
   if (chunk) yield chunk;
 }
 
-async function writeTable(tx: Sql, table: SeedTable, rows: Iterable<Row>, copy: boolean): Promise<number> {
+export async function writeTable(tx: Sql, table: SeedTable, rows: Iterable<Row>, copy: boolean): Promise<number> {
   const cols = COLUMNS[table];
   let n = 0;
   if (copy) {
@@ -250,7 +250,7 @@ async function writeTable(tx: Sql, table: SeedTable, rows: Iterable<Row>, copy: 
  * foreign key with one join is far cheaper than maintaining both row by row during a bulk COPY.
  * Runs inside the caller's transaction, so a failure leaves the schema untouched.
  */
-async function withoutIndexes<T>(tx: Sql, tables: readonly string[], load: () => Promise<T>, log: (m: string) => void): Promise<T> {
+export async function withoutIndexes<T>(tx: Sql, tables: readonly string[], load: () => Promise<T>, log: (m: string) => void): Promise<T> {
   const rels = tables.map((t) => `public.${t}`);
   // Constraints that something outside `tables` depends on (e.g. the winning-outcome key) stay.
   const constraints = await tx<{ kind: string; drop: string; create: string }[]>`
@@ -283,7 +283,7 @@ async function withoutIndexes<T>(tx: Sql, tables: readonly string[], load: () =>
  * (migration 0004), the one definition every write path uses. Returns how many markets it had to
  * correct, which, since the writer computed them, should be none.
  */
-async function checkDerived(tx: Sql): Promise<number> {
+export async function checkDerived(tx: Sql): Promise<number> {
   const [{ changed }] = await tx<{ changed: number }[]>`SELECT refresh_market_derived(NULL) AS changed`;
   return changed;
 }
@@ -293,14 +293,14 @@ async function checkDerived(tx: Sql): Promise<number> {
  * a bulk load turns them off and rebuilds them once from the loaded rows, set-based (in `load`'s
  * transaction, so a failure leaves the triggers on).
  */
-async function rebuildRowDerived(tx: Sql, log: (m: string) => void): Promise<void> {
+export async function rebuildRowDerived(tx: Sql, log: (m: string) => void): Promise<void> {
   const t0 = Date.now();
   await tx`SELECT rebuild_row_derived()`;
   log(`  top traders, reply counts and candles rebuilt in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
 /** The tables a seed writes, directly or through triggers. */
-const SEEDED_TABLES = [...SEED_TABLES, "market_counts", "market_traders", "candles"];
+export const SEEDED_TABLES = [...SEED_TABLES, "market_counts", "market_traders", "candles"];
 
 /** Empties every data table (schema and migrations stay). */
 export async function resetDatabase(sql: Sql): Promise<void> {

@@ -1,0 +1,195 @@
+// Writes the `venues` profile (lib/seed/venues.ts): the catalogue rows generated in JS and streamed
+// with COPY as the demo seed writes them, the trades (the bulk: ~43M) generated inside PostgreSQL from
+// a few plan rows per market (VENUE_TRADES_SQL), so no trade crosses the wire. One transaction, indexes
+// and foreign keys rebuilt after the load, the derived tables rebuilt once, then VACUUM (ANALYZE).
+// While PostgreSQL generates one chunk's trades, Node generates the next chunk's catalogue rows: the
+// two cores work at once.
+import { setImmediate as tick } from "node:timers/promises";
+import { liftBounds } from "../db/bounds";
+import type { Sql } from "../db/client";
+import { vacuumAnalyze } from "../db/vacuum";
+import {
+  type MarketRow,
+  type SeedContext,
+  generateComments,
+  generateExternalBooks,
+  generateMarket,
+  generateOrders,
+  generateUser,
+  userId,
+  volumeString,
+} from "./generate";
+import {
+  BULK_TABLES,
+  Json,
+  type Row,
+  SEED_TABLES,
+  SEEDED_TABLES,
+  type SeedDatabaseOptions,
+  type SeedSummary,
+  type SeedTable,
+  checkDerived,
+  marketRow,
+  outcomeRow,
+  rebuildRowDerived,
+  resetDatabase,
+  withoutIndexes,
+  writeTable,
+} from "./seed";
+import { type Percentiles, type TradePlan, VENUE_TRADES_SQL, percentiles, planColumns, tradePlans, venueContext, venueDepth, venueTradeCounts } from "./venues";
+
+/** Markets per chunk: each chunk is one COPY per table and one trade statement. */
+const CHUNK = 1000;
+
+type ChunkRows = Record<Exclude<SeedTable, "users" | "trades">, Row[]> & { plans: TradePlan[]; trades: number };
+
+/** The catalogue rows of a chunk (everything but the trades, which are planned), with depth following the trade count. */
+function chunkRows(ctx: SeedContext, markets: MarketRow[], counts: Int32Array, perMarket: Float64Array): ChunkRows {
+  const rows: ChunkRows = { markets: [], outcomes: [], comments: [], orders: [], external_books: [], plans: [], trades: 0 };
+  for (const m of markets) {
+    const plans = tradePlans(ctx, m, counts[m.index]);
+    const trades = plans.reduce((a, p) => a + p.n, 0);
+    perMarket[m.index] = trades;
+    const depth = venueDepth(trades);
+    for (const o of m.outcomes) rows.outcomes.push(outcomeRow(o));
+    let comments = 0;
+    generateComments(
+      ctx,
+      m,
+      (c) => {
+        comments++;
+        rows.comments.push([c.id, c.market_id, c.user_id, c.content, c.parent_id, String(c.likes_count), c.created_at, c.updated_at]);
+      },
+      depth.comments,
+    );
+    let liquidity = 0; // price thousandths × share hundredths = 1e-5 USDT, as the demo seed sums it
+    generateOrders(
+      ctx,
+      m,
+      (o) => {
+        if (o.type === "LIMIT" && (o.status === "OPEN" || o.status === "PARTIALLY_FILLED"))
+          liquidity += Math.round(Number(o.price) * 1000) * (Math.round(Number(o.shares) * 100) - Math.round(Number(o.filled_shares) * 100));
+        rows.orders.push([
+          o.id,
+          o.market_id,
+          o.outcome_id,
+          o.user_id,
+          o.side,
+          o.type,
+          o.price,
+          o.shares,
+          o.filled_shares,
+          o.status,
+          o.created_at,
+          o.updated_at,
+        ]);
+      },
+      depth.levels,
+    );
+    // Closed markets have no open book: a venue's book only while the market trades.
+    if (m.status === "ACTIVE")
+      generateExternalBooks(
+        ctx,
+        m,
+        (b) => {
+          for (const l of [...b.bids, ...b.asks]) liquidity += Math.round(Number(l.price) * 1000) * Math.round(Number(l.shares) * 100);
+          rows.external_books.push([b.outcome_id, new Json(b.bids), new Json(b.asks), b.updated_at]);
+        },
+        depth.levels,
+      );
+    // total_volume is written by the trade statement, from the trades it generated.
+    m.total_volume = volumeString(0);
+    rows.markets.push(marketRow(m, comments, liquidity));
+    rows.plans.push(...plans);
+    rows.trades += trades;
+  }
+  return rows;
+}
+
+export interface VenueSeedSummary extends SeedSummary {
+  /** Trades per market (markets with trades and without). */
+  percentiles: Percentiles;
+}
+
+export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heavyTrades" | "tradesPerOutcome" | "copy"> = {}): Promise<VenueSeedSummary> {
+  const started = Date.now();
+  const ctx = venueContext(opts);
+  const log = opts.log ?? (() => {});
+  const secs = (t0: number) => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+  const tPlan = Date.now();
+  const counts = venueTradeCounts(ctx);
+  log(`seeding the venues profile: ${ctx.markets} markets, ${ctx.users} users (seed ${ctx.seed}); trade counts ranked in ${secs(tPlan)}`);
+  const summary = Object.fromEntries(SEED_TABLES.map((t) => [t, 0])) as Record<SeedTable, number>;
+  const perMarket = new Float64Array(ctx.markets);
+  let rows = 0;
+
+  await sql.begin(async (tx_) => {
+    const tx = tx_ as unknown as Sql;
+    await liftBounds(tx);
+    if (opts.reset) await resetDatabase(tx);
+    const load = async () => {
+      const tLoad = Date.now();
+      const users = (function* () {
+        for (let i = 0; i < ctx.users; i++) {
+          const u = generateUser(ctx, i);
+          yield [u.id, u.username, u.profile_image_url, u.created_at] as Row;
+        }
+      })();
+      rows += summary.users = await writeTable(tx, "users", users, true);
+      // Trader index k is user k of the generator (userId), as the demo seed picks them.
+      await tx`CREATE TEMP TABLE seed_user_ids (k int PRIMARY KEY, id uuid NOT NULL) ON COMMIT DROP`;
+      await tx`INSERT INTO seed_user_ids SELECT n - 1, id FROM unnest(${Array.from({ length: ctx.users }, (_, k) => userId(ctx, k))}::uuid[]) WITH ORDINALITY AS u(id, n)`;
+      let tTrades = 0;
+      const generate = (from: number) => {
+        const markets: MarketRow[] = [];
+        for (let i = from; i < Math.min(ctx.markets, from + CHUNK); i++) markets.push(generateMarket(ctx, i));
+        return chunkRows(ctx, markets, counts, perMarket);
+      };
+      let next = generate(0);
+      for (let from = 0; from < ctx.markets; from += CHUNK) {
+        const chunk = next;
+        for (const table of ["markets", "outcomes", "comments", "orders", "external_books"] as const) {
+          const n = await writeTable(tx, table, chunk[table], true);
+          summary[table] += n;
+          rows += n;
+        }
+        const t0 = Date.now();
+        const trades = chunk.plans.length ? tx.unsafe(VENUE_TRADES_SQL, planColumns(chunk.plans)) : Promise.resolve([]);
+        await tick(); // the statement is on the wire before Node turns to the next chunk
+        if (from + CHUNK < ctx.markets) next = generate(from + CHUNK);
+        await trades;
+        tTrades += Date.now() - t0;
+        summary.trades += chunk.trades;
+        rows += chunk.trades;
+        opts.onProgress?.({ done: Math.min(ctx.markets, from + CHUNK), total: ctx.markets, rows });
+      }
+      log(`  wrote ${rows.toLocaleString("en-US")} rows in ${secs(tLoad)} (trade statements ${(tTrades / 1000).toFixed(1)} s, Node's next chunk overlapping)`);
+    };
+    const t0 = Date.now();
+    await tx`SELECT set_row_derived_triggers(false)`;
+    await withoutIndexes(
+      tx,
+      [...BULK_TABLES, "market_traders", "candles"],
+      async () => {
+        await load();
+        await rebuildRowDerived(tx, log);
+      },
+      log,
+    );
+    await tx`SELECT set_row_derived_triggers(true)`;
+    log(`  load complete in ${secs(t0)}`);
+    const t1 = Date.now();
+    const fixed = await checkDerived(tx);
+    log(`  derived columns checked in ${secs(t1)}${fixed ? ` (${fixed} markets corrected)` : ""}`);
+  });
+  const t2 = Date.now();
+  await vacuumAnalyze(sql, SEEDED_TABLES);
+  log(`  vacuum (analyze) in ${secs(t2)}`);
+  const ms = Date.now() - started;
+  const p = percentiles(perMarket);
+  log(`seeded ${SEED_TABLES.map((t) => `${t}=${summary[t]}`).join(" ")} in ${(ms / 1000).toFixed(1)} s`);
+  log(
+    `trades per market: p50=${p.p50} p90=${p.p90} p99=${p.p99} p99.9=${p.p999} max=${p.max} total=${p.total} (${p.over100k} markets ≥ 100,000, ${p.over1m} ≥ 1,000,000)`,
+  );
+  return { ...summary, ms, percentiles: p };
+}
