@@ -96,7 +96,9 @@ describe("db:seed --profile venues", () => {
   it("top traders, reply counts and candles equal a from-scratch rebuild", async () => {
     const traders = () => lines(sql`SELECT market_id, user_id, volume::text, trades FROM market_traders`);
     const candles = () =>
-      lines(sql`SELECT outcome_id, width, bucket, open::text, high::text, low::text, close::text, first_id, last_id, volume::text, notional::text, trades FROM candles`);
+      lines(
+        sql`SELECT outcome_id, width, bucket, open::text, high::text, low::text, close::text, first_id, last_id, volume::text, notional::text, trades FROM candles`,
+      );
     const replies = () => lines(sql`SELECT id, reply_count FROM comments`);
     const before = { traders: await traders(), candles: await candles(), replies: await replies() };
     expect(before.traders.length).toBeGreaterThan(0);

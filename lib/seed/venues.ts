@@ -221,7 +221,7 @@ const uniform = (key: string, salt: number) => `(${mix(`g * 2654435761 + ${key} 
 /**
  * Every trade of the plan rows $1…$17, generated from the row number alone (no random()): ids that
  * are uuids and unique, trade times rising with the row and the last one exactly at the window's end,
- * a price path that lands on the outcome's last price, share sizes log-uniform in 5 … 2,500 as the
+ * a price path that lands on the outcome's last price (a binary market's NO side: 1000 − YES, exactly), share sizes log-uniform in 5 … 2,500 as the
  * demo seed draws them, traders skewed towards a few heavy users as the demo seed picks them
  * (seed_user_ids: index → id). Returns each market's volume (Σ price × shares), which the caller
  * writes into markets.total_volume in the same statement.
@@ -239,12 +239,9 @@ WITH plan AS (
     FROM plan p, generate_series(0, p.n - 1) g
 ), shaped AS (
   SELECT r.*,
-         CASE WHEN g = n - 1 THEN (CASE WHEN mirror THEN 1000 - p_end ELSE p_end END)
-              ELSE least(995, greatest(5, round(
-                     (CASE WHEN mirror THEN 1000 - p_start ELSE p_start END)
-                     + ((CASE WHEN mirror THEN 1000 - p_end ELSE p_end END) - (CASE WHEN mirror THEN 1000 - p_start ELSE p_start END)) * f
-                     + (CASE WHEN mirror THEN -1 ELSE 1 END) * (1 - f) * (amp * sin(6.283185307179586 * cycles * f + phase) + 40 * (u_price - 0.5)))))
-         END::int AS price_t,
+         CASE WHEN g = n - 1 THEN p_end
+              ELSE least(995, greatest(5, round(p_start + (p_end - p_start) * f + (1 - f) * (amp * sin(6.283185307179586 * cycles * f + phase) + 40 * (u_price - 0.5)))))
+         END::int AS price_q,
          CASE WHEN g = n - 1 THEN t_to
               ELSE t_from + least(t_to - t_from - 1, floor((t_to - t_from) * CASE WHEN live THEN sqrt((g + u_time) / n) ELSE (g + u_time) / n END))::bigint
          END AS at_ms,
@@ -255,7 +252,7 @@ WITH plan AS (
 ), ins AS (
   INSERT INTO trades (id, market_id, outcome_id, price, shares, maker_user_id, taker_user_id, executed_at)
   SELECT (s.id_prefix || to_hex(x'8000000000000000'::bigint | (s.k::bigint << 48) | s.g))::uuid,
-         s.market_id, s.outcome_id, s.price_t::numeric / 1000, s.shares_h::numeric / 100,
+         s.market_id, s.outcome_id, (CASE WHEN s.mirror THEN 1000 - s.price_q ELSE s.price_q END)::numeric / 1000, s.shares_h::numeric / 100,
          mu.id, tu.id, timestamptz 'epoch' + s.at_ms * interval '1 millisecond'
     FROM shaped s
     LEFT JOIN seed_user_ids mu ON mu.k = s.maker
