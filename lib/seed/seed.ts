@@ -76,7 +76,7 @@ const MARKET_SEED_COLUMNS = [...MARKET_COLUMNS, "external_market_id", "creator_i
 type MarketSeedColumn = (typeof MARKET_SEED_COLUMNS)[number];
 type OutcomeColumn = (typeof OUTCOME_COLUMNS)[number];
 
-const COLUMNS: Record<SeedTable, readonly string[]> = {
+export const COLUMNS: Record<SeedTable, readonly string[]> = {
   users: ["id", "username", "profile_image_url", "created_at"],
   markets: MARKET_SEED_COLUMNS,
   outcomes: OUTCOME_COLUMNS,
@@ -215,8 +215,7 @@ function* copyChunks(rows: Iterable<Row>, count: () => void): Generator<string> 
   if (chunk) yield chunk;
 }
 
-export async function writeTable(tx: Sql, table: SeedTable, rows: Iterable<Row>, copy: boolean): Promise<number> {
-  const cols = COLUMNS[table];
+export async function writeTable(tx: Sql, table: SeedTable, rows: Iterable<Row>, copy: boolean, cols = COLUMNS[table]): Promise<number> {
   let n = 0;
   if (copy) {
     const writable = await tx`COPY ${tx(table)} (${tx(cols)}) FROM STDIN`.writable();

@@ -28,6 +28,7 @@ import {
   type SeedDatabaseOptions,
   type SeedSummary,
   type SeedTable,
+  COLUMNS,
   checkDerived,
   marketRow,
   outcomeRow,
@@ -41,7 +42,15 @@ import { type Percentiles, type TradePlan, VENUE_TRADES_SQL, percentiles, planCo
 /** Markets per chunk: each chunk is one COPY per table and one trade statement. */
 const CHUNK = 1000;
 
-type ChunkRows = Record<Exclude<SeedTable, "users" | "trades">, Row[]> & { plans: TradePlan[]; trades: number };
+/** A chunk's catalogue rows; the market rows wait for their volumes, which the trade statement returns. */
+type ChunkRows = Record<Exclude<SeedTable, "users" | "trades" | "markets">, Row[]> & {
+  markets: { market: MarketRow; comments: number; liquidity: number }[];
+  plans: TradePlan[];
+  trades: number;
+};
+
+/** The markets' columns in a venues seed: the demo seed's and the rolling 24 h volume, written final (see VENUE_TRADES_SQL). */
+const MARKET_COLUMNS = [...COLUMNS.markets, "volume_24h"];
 
 /** The catalogue rows of a chunk (everything but the trades, which are planned), with depth following the trade count. */
 function chunkRows(ctx: SeedContext, markets: MarketRow[], counts: Int32Array, perMarket: Float64Array): ChunkRows {
@@ -97,9 +106,7 @@ function chunkRows(ctx: SeedContext, markets: MarketRow[], counts: Int32Array, p
         },
         depth.levels,
       );
-    // total_volume is written by the trade statement, from the trades it generated.
-    m.total_volume = volumeString(0);
-    rows.markets.push(marketRow(m, comments, liquidity));
+    rows.markets.push({ market: m, comments, liquidity });
     rows.plans.push(...plans);
     rows.trades += trades;
   }
@@ -141,6 +148,7 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
       // Trader index k is user k of the generator (userId), as the demo seed picks them.
       await tx`CREATE TEMP TABLE seed_user_ids (k int PRIMARY KEY, id uuid NOT NULL) ON COMMIT DROP`;
       await tx`INSERT INTO seed_user_ids SELECT n - 1, id FROM unnest(${Array.from({ length: ctx.users }, (_, k) => userId(ctx, k))}::uuid[]) WITH ORDINALITY AS u(id, n)`;
+      const [{ since }] = await tx<{ since: string }[]>`SELECT (swept_at - interval '24 hours')::text AS since FROM trending_watermark`;
       let tTrades = 0;
       const generate = (from: number) => {
         const markets: MarketRow[] = [];
@@ -150,19 +158,30 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
       let next = generate(0);
       for (let from = 0; from < ctx.markets; from += CHUNK) {
         const chunk = next;
-        for (const table of ["markets", "outcomes", "comments", "orders", "external_books"] as const) {
+        // The trades first: their statement returns the volumes the market rows are written with.
+        const t0 = Date.now();
+        const trades = chunk.plans.length
+          ? tx.unsafe<{ market_id: string; volume: string; volume_24h: string }[]>(VENUE_TRADES_SQL, [...planColumns(chunk.plans), since])
+          : Promise.resolve([]);
+        await tick(); // the statement is on the wire before Node turns to the next chunk
+        if (from + CHUNK < ctx.markets) next = generate(from + CHUNK);
+        const volumes = new Map((await trades).map((v) => [v.market_id, v]));
+        tTrades += Date.now() - t0;
+        summary.trades += chunk.trades;
+        rows += chunk.trades;
+        const marketRows = chunk.markets.map(({ market, comments, liquidity }) => {
+          const v = volumes.get(market.id);
+          market.total_volume = v?.volume ?? volumeString(0);
+          return [...marketRow(market, comments, liquidity), v?.volume_24h ?? "0"];
+        });
+        const written = await writeTable(tx, "markets", marketRows, true, MARKET_COLUMNS);
+        summary.markets += written;
+        rows += written;
+        for (const table of ["outcomes", "comments", "orders", "external_books"] as const) {
           const n = await writeTable(tx, table, chunk[table], true);
           summary[table] += n;
           rows += n;
         }
-        const t0 = Date.now();
-        const trades = chunk.plans.length ? tx.unsafe(VENUE_TRADES_SQL, planColumns(chunk.plans)) : Promise.resolve([]);
-        await tick(); // the statement is on the wire before Node turns to the next chunk
-        if (from + CHUNK < ctx.markets) next = generate(from + CHUNK);
-        await trades;
-        tTrades += Date.now() - t0;
-        summary.trades += chunk.trades;
-        rows += chunk.trades;
         opts.onProgress?.({ done: Math.min(ctx.markets, from + CHUNK), total: ctx.markets, rows });
       }
       log(`  wrote ${rows.toLocaleString("en-US")} rows in ${secs(tLoad)} (trade statements ${(tTrades / 1000).toFixed(1)} s, Node's next chunk overlapping)`);
@@ -171,7 +190,8 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
     await tx`SELECT set_row_derived_triggers(false)`;
     await withoutIndexes(
       tx,
-      [...BULK_TABLES, "market_traders", "candles"],
+      // The markets too (unlike the demo seed): their two trigram indexes are far cheaper built once over 360,000 rows.
+      ["markets", ...BULK_TABLES, "market_traders", "candles"],
       async () => {
         await load();
         await rebuildRowDerived(tx, log);

@@ -223,8 +223,10 @@ const uniform = (key: string, salt: number) => `(${mix(`g * 2654435761 + ${key} 
  * are uuids and unique, trade times rising with the row and the last one exactly at the window's end,
  * a price path that lands on the outcome's last price (a binary market's NO side: 1000 − YES, exactly), share sizes log-uniform in 5 … 2,500 as the
  * demo seed draws them, traders skewed towards a few heavy users as the demo seed picks them
- * (seed_user_ids: index → id). Returns each market's volume (Σ price × shares), which the caller
- * writes into markets.total_volume in the same statement.
+ * (seed_user_ids: index → id). Returns each market's volume (Σ price × shares) and its rolling 24 h
+ * volume (the trades after $18, the trending watermark − 24 h: docs/api.md "Sorting"), which the
+ * caller writes into the market row: the trades go in before their markets, so trades_volume_24h
+ * (migration 0003) finds no row to add to, and no market row is written twice.
  */
 export const VENUE_TRADES_SQL = `
 WITH plan AS (
@@ -257,9 +259,7 @@ WITH plan AS (
     FROM shaped s
     LEFT JOIN seed_user_ids mu ON mu.k = s.maker
     LEFT JOIN seed_user_ids tu ON tu.k = CASE WHEN s.taker0 = s.maker THEN (s.taker0 + 1) % s.users ELSE s.taker0 END
-  RETURNING market_id, price * shares AS v
+  RETURNING market_id, price * shares AS v, executed_at
 )
-UPDATE markets m SET total_volume = v.v
-  FROM (SELECT market_id, sum(v) AS v FROM ins GROUP BY 1) v
- WHERE m.id = v.market_id
-RETURNING m.id`;
+SELECT market_id, sum(v)::text AS volume, coalesce(sum(v) FILTER (WHERE executed_at > $18::timestamptz), 0)::text AS volume_24h
+  FROM ins GROUP BY 1`;
