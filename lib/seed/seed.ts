@@ -249,11 +249,18 @@ export async function writeTable(tx: Sql, table: SeedTable, rows: Iterable<Row>,
  * foreign key with one join is far cheaper than maintaining both row by row during a bulk COPY.
  * Runs inside the caller's transaction, so a failure leaves the schema untouched.
  */
-export async function withoutIndexes<T>(tx: Sql, tables: readonly string[], load: () => Promise<T>, log: (m: string) => void): Promise<T> {
+export async function withoutIndexes<T>(
+  tx: Sql,
+  tables: readonly string[],
+  load: () => Promise<T>,
+  log: (m: string) => void,
+  /** Keys and indexes (by name) that stay: those the load's own triggers look rows up by. */
+  keep: readonly string[] = [],
+): Promise<T> {
   const rels = tables.map((t) => `public.${t}`);
   // Constraints that something outside `tables` depends on (e.g. the winning-outcome key) stay.
-  const constraints = await tx<{ kind: string; drop: string; create: string }[]>`
-    SELECT c.contype AS kind,
+  const constraints = await tx<{ kind: string; name: string; drop: string; create: string }[]>`
+    SELECT c.contype AS kind, c.conname AS name,
            format('ALTER TABLE %s DROP CONSTRAINT %I', c.conrelid::regclass, c.conname) AS drop,
            format('ALTER TABLE %s ADD CONSTRAINT %I %s', c.conrelid::regclass, c.conname, pg_get_constraintdef(c.oid)) AS create
       FROM pg_constraint c
@@ -267,7 +274,7 @@ export async function withoutIndexes<T>(tx: Sql, tables: readonly string[], load
      WHERE i.indrelid = ANY(${rels}::regclass[])
        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid AND c.conrelid = i.indrelid AND c.contype IN ('p', 'u', 'x'))`;
   const fks = constraints.filter((c) => c.kind === "f");
-  const keys = constraints.filter((c) => c.kind !== "f");
+  const keys = constraints.filter((c) => c.kind !== "f" && !keep.includes(c.name));
   for (const c of [...fks, ...keys, ...indexes]) await tx.unsafe(c.drop);
   const result = await load();
   const t0 = Date.now();
