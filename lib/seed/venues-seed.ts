@@ -41,6 +41,8 @@ import { type Percentiles, type TradePlan, VENUE_TRADES_SQL, percentiles, planCo
 
 /** Markets per chunk: each chunk is one COPY per table and one trade statement. */
 const CHUNK = 1000;
+/** Chunks between two flushes of the announced changes. */
+const FLUSH_EVERY = 10;
 
 /** A chunk's catalogue rows; the market rows wait for their volumes, which the trade statement returns. */
 type ChunkRows = Record<Exclude<SeedTable, "users" | "trades" | "markets">, Row[]> & {
@@ -130,6 +132,7 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
   const perMarket = new Float64Array(ctx.markets);
   let rows = 0;
 
+  let tCommit = 0;
   await sql.begin(async (tx_) => {
     const tx = tx_ as unknown as Sql;
     await liftBounds(tx);
@@ -187,6 +190,12 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
           rows += n;
           copyMs[table] += Date.now() - t1;
         }
+        // Number the announced changes now and then (migration 0021's flush, which otherwise runs once at
+        // COMMIT): a seed announces ~23 changes a market, and one flush of 8M would hold them all in memory.
+        if ((from / CHUNK) % FLUSH_EVERY === FLUSH_EVERY - 1) {
+          await tx`SET CONSTRAINTS change_pending_flush IMMEDIATE`;
+          await tx`SET CONSTRAINTS change_pending_flush DEFERRED`;
+        }
         opts.onProgress?.({ done: Math.min(ctx.markets, from + CHUNK), total: ctx.markets, rows });
       }
       const copies = Object.entries(copyMs).map(([t, ms]) => `${t} ${(ms / 1000).toFixed(1)} s`);
@@ -213,7 +222,10 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
     const t1 = Date.now();
     const fixed = await checkDerived(tx);
     log(`  derived columns checked in ${secs(t1)}${fixed ? ` (${fixed} markets corrected)` : ""}`);
+    tCommit = Date.now();
   });
+  // The commit numbers every announced change (positions, migration 0021) and sends its NOTIFY.
+  log(`  committed in ${secs(tCommit)}`);
   const t2 = Date.now();
   // Two vacuums at once, one a core: the trades on their own, everything else (the candles the largest) beside them.
   await Promise.all([
