@@ -205,6 +205,8 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
     };
     const t0 = Date.now();
     await tx`SELECT set_row_derived_triggers(false)`;
+    // The trade statement returns each market's rolling volume, written with the market row (VENUE_TRADES_SQL).
+    await tx`ALTER TABLE trades DISABLE TRIGGER trades_volume_24h_ins`;
     await withoutIndexes(
       tx,
       // The markets too (unlike the demo seed): their two trigram indexes are far cheaper built once over 360,000 rows.
@@ -218,6 +220,7 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
       ["markets_pkey", "outcomes_pkey"],
     );
     await tx`SELECT set_row_derived_triggers(true)`;
+    await tx`ALTER TABLE trades ENABLE TRIGGER trades_volume_24h_ins`;
     log(`  load complete in ${secs(t0)}`);
     const t1 = Date.now();
     const fixed = await checkDerived(tx);

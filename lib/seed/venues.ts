@@ -128,7 +128,7 @@ export interface TradePlan {
   /** The outcome's index in its market (in the ids' second half). */
   k: number;
   n: number;
-  /** Trading window (unix ms): the last trade exactly at `to`, the others before it. */
+  /** Trading window (unix ms): the last trade exactly at `to`, the others before it, in bursts (BURST). */
   from: number;
   to: number;
   /** Price path in thousandths: from `start` to exactly `end` (the outcome's last price; a binary market's NO side gives YES's). */
@@ -136,8 +136,6 @@ export interface TradePlan {
   end: number;
   /** A binary market's NO side: 1000 − the YES price of the same row, at the same time. */
   mirror: boolean;
-  /** ACTIVE: trades denser towards now (times warped by √x). */
-  live: boolean;
   /** Native markets name maker and taker (user indexes); mirrored ones do not. */
   native: boolean;
   /** Hash keys: one per market (price and time, shared by a binary market's two sides), one per outcome (shares, traders). */
@@ -176,7 +174,6 @@ export function tradePlans(ctx: SeedContext, m: MarketRow, count: number): Trade
     start: binary ? yesStart : Math.round(1000 / m.outcomes.length),
     end: binary ? m.outcomes[0].lastPrice : o.lastPrice,
     mirror: binary && k === 1,
-    live: m.status === "ACTIVE",
     native: m.external_source === null,
     keyM: binary ? keyM : r.u32(),
     keyO: r.u32(),
@@ -200,7 +197,6 @@ export function planColumns(plans: TradePlan[]): string[] {
     col((p) => p.start),
     col((p) => p.end),
     col((p) => p.mirror),
-    col((p) => p.live),
     col((p) => p.native),
     col((p) => p.keyM),
     col((p) => p.keyO),
@@ -215,27 +211,37 @@ const mix = (x: string) => {
   const step = (v: string) => `(((${v}) # ((${v}) >> 16)) * 73244475) % 4294967296`;
   return `(${step(step(`(${x}) % 4294967296`))})`;
 };
-/** A uniform in [0, 1) from row g and a key. */
-const uniform = (key: string, salt: number) => `(${mix(`g * 2654435761 + ${key} + ${salt}`)}::float8 / 4294967296)`;
+/** A uniform in [0, 1) from an integer (row g by default) and a key. */
+const uniformOf = (of: string, key: string, salt: number) => `(${mix(`(${of}) * 2654435761 + ${key} + ${salt}`)}::float8 / 4294967296)`;
+const uniform = (key: string, salt: number) => uniformOf("g", key, salt);
 
 /**
- * Every trade of the plan rows $1…$17, generated from the row number alone (no random()): ids that
+ * Trades come in bursts (news, a close): this many a burst, a trade every BURST_GAP_MS or so. A market
+ * of tens of trades then fills a few minutes rather than one minute per trade, which is what sizes
+ * its candles (three widths, one row each per minute, hour and day that saw a trade).
+ */
+const BURST = 8;
+const BURST_GAP_MS = 20_000;
+
+/**
+ * Every trade of the plan rows $1…$16, generated from the row number alone (no random()): ids that
  * are uuids and unique, trade times rising with the row and the last one exactly at the window's end,
  * a price path that lands on the outcome's last price (a binary market's NO side: 1000 − YES, exactly), share sizes log-uniform in 5 … 2,500 as the
  * demo seed draws them, traders skewed towards a few heavy users as the demo seed picks them
  * (seed_user_ids: index → id). Returns each market's volume (Σ price × shares) and its rolling 24 h
- * volume (the trades after $18, the trending watermark − 24 h: docs/api.md "Sorting"), which the
- * caller writes into the market row: the trades go in before their markets, so trades_volume_24h
- * (migration 0003) finds no row to add to, and no market row is written twice.
+ * volume (the trades after $17, the trending watermark − 24 h: docs/api.md "Sorting"), which the
+ * caller writes into the market row: the trades go in before their markets (trades_volume_24h of
+ * migration 0003 is off meanwhile), and no market row is written twice.
  */
 export const VENUE_TRADES_SQL = `
 WITH plan AS (
   SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::int[], $6::bigint[], $7::bigint[], $8::int[], $9::int[],
-                       $10::bool[], $11::bool[], $12::bool[], $13::bigint[], $14::bigint[], $15::float8[], $16::float8[], $17::float8[])
-    AS p(market_id, outcome_id, id_prefix, k, n, t_from, t_to, p_start, p_end, mirror, live, native, key_m, key_o, amp, cycles, phase)
+                       $10::bool[], $11::bool[], $12::bigint[], $13::bigint[], $14::float8[], $15::float8[], $16::float8[])
+    AS p(market_id, outcome_id, id_prefix, k, n, t_from, t_to, p_start, p_end, mirror, native, key_m, key_o, amp, cycles, phase)
 ), rows AS (
   SELECT p.*, g, (g + 1)::float8 / p.n AS f,
-         ${uniform("p.key_m", 1)} AS u_time, ${uniform("p.key_m", 2)} AS u_price,
+         ${uniform("p.key_m", 1)} AS u_time, ${uniform("p.key_m", 2)} AS u_price, ${uniformOf(`g / ${BURST}`, "p.key_m", 6)} AS u_burst,
+         (p.t_to - p.t_from)::float8 / ceil(p.n / ${BURST}.0) AS slot,
          ${uniform("p.key_o", 3)} AS u_shares, ${uniform("p.key_o", 4)} AS u_maker, ${uniform("p.key_o", 5)} AS u_taker,
          (SELECT count(*) FROM seed_user_ids)::int AS users
     FROM plan p, generate_series(0, p.n - 1) g
@@ -244,8 +250,11 @@ WITH plan AS (
          CASE WHEN g = n - 1 THEN p_end
               ELSE least(995, greatest(5, round(p_start + (p_end - p_start) * f + (1 - f) * (amp * sin(6.283185307179586 * cycles * f + phase) + 40 * (u_price - 0.5)))))
          END::int AS price_q,
+         -- Bursts of ${BURST} trades, one burst in each of ceil(n / ${BURST}) equal slots of the window, at a
+         -- hashed point of its first half, a trade every ${BURST_GAP_MS / 1000} s or so (shorter when the slots are).
          CASE WHEN g = n - 1 THEN t_to
-              ELSE t_from + least(t_to - t_from - 1, floor((t_to - t_from) * CASE WHEN live THEN sqrt((g + u_time) / n) ELSE (g + u_time) / n END))::bigint
+              ELSE least(t_to - 1, floor(t_from + (g / ${BURST} + 0.5 * u_burst) * slot
+                                         + (g % ${BURST} + u_time) / ${BURST} * least(${BURST * BURST_GAP_MS}, slot / 2)))::bigint
          END AS at_ms,
          round(exp(ln(500) + (ln(250000) - ln(500)) * u_shares))::bigint AS shares_h,
          CASE WHEN native THEN floor(power(u_maker, 2.5) * users)::int END AS maker,
@@ -261,5 +270,5 @@ WITH plan AS (
     LEFT JOIN seed_user_ids tu ON tu.k = CASE WHEN s.taker0 = s.maker THEN (s.taker0 + 1) % s.users ELSE s.taker0 END
   RETURNING market_id, price * shares AS v, executed_at
 )
-SELECT market_id, sum(v)::text AS volume, coalesce(sum(v) FILTER (WHERE executed_at > $18::timestamptz), 0)::text AS volume_24h
+SELECT market_id, sum(v)::text AS volume, coalesce(sum(v) FILTER (WHERE executed_at > $17::timestamptz), 0)::text AS volume_24h
   FROM ins GROUP BY 1`;
