@@ -256,6 +256,8 @@ export async function withoutIndexes<T>(
   log: (m: string) => void,
   /** Keys and indexes (by name) that stay: those the load's own triggers look rows up by. */
   keep: readonly string[] = [],
+  /** Log each rebuild that takes longer than this (ms), to see where a large load's time goes. */
+  slowMs = Number.POSITIVE_INFINITY,
 ): Promise<T> {
   const rels = tables.map((t) => `public.${t}`);
   // Constraints that something outside `tables` depends on (e.g. the winning-outcome key) stay.
@@ -279,7 +281,11 @@ export async function withoutIndexes<T>(
   const result = await load();
   const t0 = Date.now();
   await tx`SET LOCAL maintenance_work_mem = '512MB'`;
-  for (const c of [...keys, ...indexes, ...fks]) await tx.unsafe(c.create);
+  for (const c of [...keys, ...indexes, ...fks]) {
+    const t1 = Date.now();
+    await tx.unsafe(c.create);
+    if (Date.now() - t1 > slowMs) log(`    ${c.create.slice(0, 100)}: ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+  }
   log(`  ${keys.length + indexes.length} indexes and ${fks.length} foreign keys rebuilt in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   return result;
 }

@@ -218,6 +218,7 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
       log,
       // The book triggers (migration 0011) look up each written outcome and its market by id, one at a time.
       ["markets_pkey", "outcomes_pkey"],
+      5_000,
     );
     await tx`SELECT set_row_derived_triggers(true)`;
     await tx`ALTER TABLE trades ENABLE TRIGGER trades_volume_24h_ins`;
@@ -231,14 +232,13 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
   log(`  committed in ${secs(tCommit)}`);
   const t2 = Date.now();
   // Two vacuums at once, one a core: the trades on their own, everything else (the candles the largest) beside them.
-  await Promise.all([
-    vacuumAnalyze(sql, ["trades"]),
-    vacuumAnalyze(
-      sql,
-      SEEDED_TABLES.filter((t) => t !== "trades"),
-    ),
-  ]);
-  log(`  vacuum (analyze) in ${secs(t2)}`);
+  const vacuum = async (tables: string[]) => {
+    const t = Date.now();
+    await vacuumAnalyze(sql, tables);
+    return `${tables.length === 1 ? tables[0] : "the rest"} ${secs(t)}`;
+  };
+  const parts = await Promise.all([vacuum(["trades"]), vacuum(SEEDED_TABLES.filter((t) => t !== "trades"))]);
+  log(`  vacuum (analyze) in ${secs(t2)} (${parts.join(", ")})`);
   const ms = Date.now() - started;
   const p = percentiles(perMarket);
   log(`seeded ${SEED_TABLES.map((t) => `${t}=${summary[t]}`).join(" ")} in ${(ms / 1000).toFixed(1)} s`);
