@@ -216,8 +216,9 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
         await rebuildRowDerived(tx, log);
       },
       log,
-      // The book triggers (migration 0011) look up each written outcome and its market by id, one at a time.
-      ["markets_pkey", "outcomes_pkey"],
+      // The book triggers (migration 0011) look up each written outcome, its market and its venue book by
+      // id, one at a time: without these keys every lookup reads the whole table loaded so far.
+      ["markets_pkey", "outcomes_pkey", "external_books_pkey"],
       5_000,
     );
     await tx`SELECT set_row_derived_triggers(true)`;
