@@ -1,5 +1,7 @@
 // npm run db:seed [-- --markets N --trades-per-outcome N --seed N --users N --heavy-trades N --reset --insert]
-// Loads the deterministic demo dataset into DATABASE_URL or the embedded database.
+// npm run db:seed -- --profile venues [--markets N --seed N --users N --reset]
+// Loads a deterministic dataset (the demo, or the venues profile: docs/development.md#data-sets) into
+// DATABASE_URL or the embedded database.
 import { parseArgs } from "node:util";
 import cliProgress from "cli-progress";
 import { closeDb, db } from "../lib/db/client";
@@ -7,9 +9,11 @@ import { resolveDatabase } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
 import { HEAVY_MAX_TRADES } from "../lib/seed/heavy";
 import { seedDatabase } from "../lib/seed/seed";
+import { seedVenues } from "../lib/seed/venues-seed";
 
 const { values: args } = parseArgs({
   options: {
+    profile: { type: "string", default: "demo" },
     markets: { type: "string" },
     "trades-per-outcome": { type: "string" },
     seed: { type: "string" },
@@ -37,6 +41,17 @@ const options = {
   heavyTrades: int("heavy-trades", args["heavy-trades"], 0),
   copy: args.insert ? false : undefined,
 };
+
+const PROFILES = ["demo", "venues"];
+if (!PROFILES.includes(args.profile)) {
+  console.error(`--profile must be one of ${PROFILES.join(", ")}, got "${args.profile}"`);
+  process.exit(2);
+}
+const venues = args.profile === "venues";
+if (venues && (options.tradesPerOutcome !== undefined || options.heavyTrades !== undefined || args.insert)) {
+  console.error("--profile venues draws its own trade counts and loads with COPY: --trades-per-outcome, --heavy-trades and --insert do not apply");
+  process.exit(2);
+}
 
 if ((options.heavyTrades ?? 0) > HEAVY_MAX_TRADES) {
   console.error(`--heavy-trades must be at most ${HEAVY_MAX_TRADES}`);
@@ -66,7 +81,7 @@ try {
       cliProgress.Presets.shades_classic,
     );
     let started = false;
-    const summary = await seedDatabase(sql, {
+    const summary = await (venues ? seedVenues : seedDatabase)(sql, {
       ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
       reset: args.reset,
       log: (m) => {
@@ -79,7 +94,8 @@ try {
         else bar.update(p.done, payload);
       },
     });
-    const { ms, ...counts } = summary;
+    const { ms, ...rest } = summary;
+    const counts = Object.fromEntries(Object.entries(rest).filter(([, v]) => typeof v === "number"));
     console.log(
       Object.entries(counts)
         .map(([t, c]) => `${t}=${c}`)

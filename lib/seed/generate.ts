@@ -15,6 +15,10 @@ export interface SeedOptions {
   users: number;
   /** Reference time (ms); everything is placed relative to it. */
   now: number;
+  /** How often each status is drawn (relative weights); the demo's mix unless a profile sets its own. */
+  statusWeights: readonly (readonly [MarketStatus, number])[];
+  /** The share of markets mirrored from a venue (the rest are native). */
+  mirroredShare: number;
 }
 
 export interface SeedContext extends SeedOptions {
@@ -30,6 +34,8 @@ export function seedContext(o: Partial<SeedOptions> = {}): SeedContext {
     tradesPerOutcome: o.tradesPerOutcome ?? 200,
     users: o.users ?? Math.max(300, Math.min(20_000, Math.round(markets * 0.2))),
     now: o.now ?? Math.floor(Date.now() / 60_000) * 60_000,
+    statusWeights: o.statusWeights ?? STATUS_WEIGHTS,
+    mirroredShare: o.mirroredShare ?? 0.1,
   };
   const salt = (t: string) => hash32(seed, labelHash(t));
   return {
@@ -195,8 +201,8 @@ function marketFrame(ctx: SeedContext, i: number) {
   const now = ctx.now;
   // Round-robin over categories keeps every category well stocked.
   const category = CATEGORIES[(i + (ctx.seed % CATEGORIES.length)) % CATEGORIES.length];
-  const status = r.weighted(STATUS_WEIGHTS);
-  const mirrored = r.chance(0.1);
+  const status = r.weighted(ctx.statusWeights);
+  const mirrored = r.chance(ctx.mirroredShare);
 
   let created: number, starts: number, ends: number;
   let resolvedAt: number | null = null,
@@ -239,6 +245,11 @@ function marketFrame(ctx: SeedContext, i: number) {
   ends = Math.ceil(ends / 60_000) * 60_000;
 
   return { r, now, category, status, mirrored, created, starts, ends, resolvedAt, settledAt };
+}
+
+/** Market i's status alone (a cheap pass: no question, no outcomes). */
+export function marketStatus(ctx: SeedContext, i: number): MarketStatus {
+  return marketFrame(ctx, i).status;
 }
 
 /** Attempt `attempt` at market i's sub-category and question, from a stream of its own. */
@@ -565,8 +576,11 @@ export interface OrderRow {
   updated_at: string;
 }
 
-/** Resting depth around the current price (ACTIVE native markets) plus a few finished orders. */
-export function generateOrders(ctx: SeedContext, m: MarketRow, emit: (o: OrderRow) => void): void {
+/**
+ * Resting depth around the current price (ACTIVE native markets) plus a few finished orders;
+ * `depth` more price levels a side for busier markets.
+ */
+export function generateOrders(ctx: SeedContext, m: MarketRow, emit: (o: OrderRow) => void, depth = 0): void {
   if (m.external_source !== null || m.status === "PENDING") return;
   const r = new Rng(hash32(ctx.seed, labelHash("orders"), m.index));
   let row = 0;
@@ -584,7 +598,7 @@ export function generateOrders(ctx: SeedContext, m: MarketRow, emit: (o: OrderRo
     const c = o.lastPrice;
     if (m.status === "ACTIVE") {
       const base = r.range(20, 400);
-      const levels = r.int(3, 6);
+      const levels = r.int(3, 6) + depth;
       for (const side of ["BUY", "SELL"] as const) {
         // Bids strictly below the last price on the 1-cent grid, asks strictly above.
         const first = side === "BUY" ? Math.floor((c - 1) / 10) * 10 : Math.ceil((c + 1) / 10) * 10;
@@ -669,9 +683,10 @@ export interface CommentRow {
   updated_at: string;
 }
 
-export function generateComments(ctx: SeedContext, m: MarketRow, emit: (c: CommentRow) => void): void {
+/** The comments of a market; `extra` more for busier markets. */
+export function generateComments(ctx: SeedContext, m: MarketRow, emit: (c: CommentRow) => void, extra = 0): void {
   const r = new Rng(hash32(ctx.seed, labelHash("comments"), m.index));
-  const n = m.status === "PENDING" ? r.int(0, 2) : Math.floor(r.next() ** 1.5 * 14);
+  const n = (m.status === "PENDING" ? r.int(0, 2) : Math.floor(r.next() ** 1.5 * 14)) + extra;
   const from = Date.parse(m.created_at);
   const to = Math.min(ctx.now, Date.parse(m.trading_ends_at) + 2 * DAY);
   const times = Array.from({ length: n }, () => Math.floor(from + r.next() * (to - from))).sort((a, b) => a - b);
@@ -707,15 +722,15 @@ export interface ExternalBookRow {
   updated_at: string;
 }
 
-/** The venue's book of each outcome of a mirrored, still trading (or locked) market. */
-export function generateExternalBooks(ctx: SeedContext, m: MarketRow, emit: (b: ExternalBookRow) => void): void {
+/** The venue's book of each outcome of a mirrored, still trading (or locked) market; `depth` more levels a side for busier markets. */
+export function generateExternalBooks(ctx: SeedContext, m: MarketRow, emit: (b: ExternalBookRow) => void, depth = 0): void {
   if (m.external_source === null || (m.status !== "ACTIVE" && m.status !== "LOCKED")) return;
   const r = new Rng(hash32(ctx.seed, labelHash("books"), m.index));
   for (const o of m.outcomes) {
     const cents = Math.round(o.lastPrice / 10);
     const bids: BookLevelRow[] = [];
     const asks: BookLevelRow[] = [];
-    const levels = r.int(5, 10);
+    const levels = r.int(5, 10) + depth;
     for (let k = 0; k < levels; k++) {
       const bid = cents - 1 - k;
       const ask = cents + 1 + k;

@@ -55,17 +55,17 @@ export interface SeedDatabaseOptions extends Partial<SeedOptions> {
 }
 
 /** Tables whose indexes and foreign keys are rebuilt after a COPY load (users and markets are small). */
-const BULK_TABLES = ["outcomes", "comments", "orders", "trades", "external_books"];
+export const BULK_TABLES = ["outcomes", "comments", "orders", "trades", "external_books"];
 
 export type SeedSummary = Record<SeedTable, number> & { ms: number };
 
 /** A jsonb value: COPY writes it as JSON text, INSERT hands the object to the driver's json serializer. */
-class Json {
+export class Json {
   constructor(readonly value: unknown) {}
 }
 /** A row in column order: text values, text[] as string arrays, jsonb wrapped; null = SQL NULL. */
-type Value = string | null | string[] | Json;
-type Row = Value[];
+export type Value = string | null | string[] | Json;
+export type Row = Value[];
 
 const pgArray = (xs: string[]) => `{${xs.map((x) => `"${x.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
 const json = (x: unknown) => (x == null ? null : new Json(x));
@@ -76,7 +76,7 @@ const MARKET_SEED_COLUMNS = [...MARKET_COLUMNS, "external_market_id", "creator_i
 type MarketSeedColumn = (typeof MARKET_SEED_COLUMNS)[number];
 type OutcomeColumn = (typeof OUTCOME_COLUMNS)[number];
 
-const COLUMNS: Record<SeedTable, readonly string[]> = {
+export const COLUMNS: Record<SeedTable, readonly string[]> = {
   users: ["id", "username", "profile_image_url", "created_at"],
   markets: MARKET_SEED_COLUMNS,
   outcomes: OUTCOME_COLUMNS,
@@ -89,7 +89,7 @@ const COLUMNS: Record<SeedTable, readonly string[]> = {
 /** A row's values in the order of its table's column list; the record type makes every column named once. */
 const inOrder = <C extends string>(columns: readonly C[], values: Record<C, Value>): Row => columns.map((c) => values[c]);
 
-const marketRow = (m: MarketRow, comments: number, liquidity: number): Row =>
+export const marketRow = (m: MarketRow, comments: number, liquidity: number): Row =>
   inOrder<MarketSeedColumn>(MARKET_SEED_COLUMNS, {
     id: m.id,
     slug: m.slug,
@@ -132,7 +132,7 @@ const marketRow = (m: MarketRow, comments: number, liquidity: number): Row =>
     total_liquidity: volumeString(liquidity),
   });
 
-const outcomeRow = (o: OutcomeRow): Row =>
+export const outcomeRow = (o: OutcomeRow): Row =>
   inOrder<OutcomeColumn>(OUTCOME_COLUMNS, {
     id: o.id,
     market_id: o.market_id,
@@ -215,8 +215,7 @@ function* copyChunks(rows: Iterable<Row>, count: () => void): Generator<string> 
   if (chunk) yield chunk;
 }
 
-async function writeTable(tx: Sql, table: SeedTable, rows: Iterable<Row>, copy: boolean): Promise<number> {
-  const cols = COLUMNS[table];
+export async function writeTable(tx: Sql, table: SeedTable, rows: Iterable<Row>, copy: boolean, cols = COLUMNS[table]): Promise<number> {
   let n = 0;
   if (copy) {
     const writable = await tx`COPY ${tx(table)} (${tx(cols)}) FROM STDIN`.writable();
@@ -250,11 +249,20 @@ async function writeTable(tx: Sql, table: SeedTable, rows: Iterable<Row>, copy: 
  * foreign key with one join is far cheaper than maintaining both row by row during a bulk COPY.
  * Runs inside the caller's transaction, so a failure leaves the schema untouched.
  */
-async function withoutIndexes<T>(tx: Sql, tables: readonly string[], load: () => Promise<T>, log: (m: string) => void): Promise<T> {
+export async function withoutIndexes<T>(
+  tx: Sql,
+  tables: readonly string[],
+  load: () => Promise<T>,
+  log: (m: string) => void,
+  /** Keys and indexes (by name) that stay: those the load's own triggers look rows up by. */
+  keep: readonly string[] = [],
+  /** Log each rebuild that takes longer than this (ms), to see where a large load's time goes. */
+  slowMs = Number.POSITIVE_INFINITY,
+): Promise<T> {
   const rels = tables.map((t) => `public.${t}`);
   // Constraints that something outside `tables` depends on (e.g. the winning-outcome key) stay.
-  const constraints = await tx<{ kind: string; drop: string; create: string }[]>`
-    SELECT c.contype AS kind,
+  const constraints = await tx<{ kind: string; name: string; drop: string; create: string }[]>`
+    SELECT c.contype AS kind, c.conname AS name,
            format('ALTER TABLE %s DROP CONSTRAINT %I', c.conrelid::regclass, c.conname) AS drop,
            format('ALTER TABLE %s ADD CONSTRAINT %I %s', c.conrelid::regclass, c.conname, pg_get_constraintdef(c.oid)) AS create
       FROM pg_constraint c
@@ -268,12 +276,16 @@ async function withoutIndexes<T>(tx: Sql, tables: readonly string[], load: () =>
      WHERE i.indrelid = ANY(${rels}::regclass[])
        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid AND c.conrelid = i.indrelid AND c.contype IN ('p', 'u', 'x'))`;
   const fks = constraints.filter((c) => c.kind === "f");
-  const keys = constraints.filter((c) => c.kind !== "f");
+  const keys = constraints.filter((c) => c.kind !== "f" && !keep.includes(c.name));
   for (const c of [...fks, ...keys, ...indexes]) await tx.unsafe(c.drop);
   const result = await load();
   const t0 = Date.now();
   await tx`SET LOCAL maintenance_work_mem = '512MB'`;
-  for (const c of [...keys, ...indexes, ...fks]) await tx.unsafe(c.create);
+  for (const c of [...keys, ...indexes, ...fks]) {
+    const t1 = Date.now();
+    await tx.unsafe(c.create);
+    if (Date.now() - t1 > slowMs) log(`    ${c.create.slice(0, 100)}: ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+  }
   log(`  ${keys.length + indexes.length} indexes and ${fks.length} foreign keys rebuilt in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   return result;
 }
@@ -283,7 +295,7 @@ async function withoutIndexes<T>(tx: Sql, tables: readonly string[], load: () =>
  * (migration 0004), the one definition every write path uses. Returns how many markets it had to
  * correct, which, since the writer computed them, should be none.
  */
-async function checkDerived(tx: Sql): Promise<number> {
+export async function checkDerived(tx: Sql): Promise<number> {
   const [{ changed }] = await tx<{ changed: number }[]>`SELECT refresh_market_derived(NULL) AS changed`;
   return changed;
 }
@@ -293,14 +305,14 @@ async function checkDerived(tx: Sql): Promise<number> {
  * a bulk load turns them off and rebuilds them once from the loaded rows, set-based (in `load`'s
  * transaction, so a failure leaves the triggers on).
  */
-async function rebuildRowDerived(tx: Sql, log: (m: string) => void): Promise<void> {
+export async function rebuildRowDerived(tx: Sql, log: (m: string) => void): Promise<void> {
   const t0 = Date.now();
   await tx`SELECT rebuild_row_derived()`;
   log(`  top traders, reply counts and candles rebuilt in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
 /** The tables a seed writes, directly or through triggers. */
-const SEEDED_TABLES = [...SEED_TABLES, "market_counts", "market_traders", "candles"];
+export const SEEDED_TABLES = [...SEED_TABLES, "market_counts", "market_traders", "candles"];
 
 /** Empties every data table (schema and migrations stay). */
 export async function resetDatabase(sql: Sql): Promise<void> {
