@@ -14,7 +14,10 @@ export const APPLY_BATCH = 5_000;
 export async function applyMarketPositions(sql: Sql, batch = APPLY_BATCH): Promise<number> {
   let applied = 0;
   for (;;) {
-    const [{ n }] = await sql<{ n: number }[]>`SELECT market_positions_apply(${batch}) AS n`;
+    const [row] = await sql<{ n: number }[]>`SELECT market_positions_apply(${batch}) AS n`;
+    // An answer without its row (seen from the pool while other statements were being cancelled at a
+    // timeout) is taken as nothing applied: the next pass applies it.
+    const n = row?.n ?? 0;
     applied += n;
     if (n < batch) return applied;
   }

@@ -20,6 +20,7 @@ import "server-only";
 import { flatString } from "@/lib/cache/flat-string";
 import { withDatabase } from "@/lib/db/breaker";
 import { readDb } from "@/lib/db/client";
+import type postgres from "postgres";
 import type { ChangeSubscriber } from "@/lib/events/change-stream";
 import type { MarketEvent } from "@/lib/events/market-events";
 import { shared } from "@/lib/process-state";
@@ -501,11 +502,25 @@ export class ListIndex {
  */
 const BYTES_PER_MARKET = 540;
 
-/** Every market (ids null) or these, with the columns the orders use; through the breaker (fast failures while the database is away). */
-const loadRows = (ids: string[] | null) => withDatabase(() => selectRows(ids));
+/**
+ * A build reads every market, in the background and never for a request, so it runs under a time limit of
+ * its own rather than a request's: at 360,000 markets a read of the whole table from a cold cache takes
+ * longer than a request may wait (docs/scale.md), and a build cut short by the request's limit never finished.
+ */
+const BUILD_READ_TIMEOUT_MS = 120_000;
 
-async function selectRows(ids: string[] | null): Promise<IndexRow[]> {
+/** Every market (ids null, a build) or these (a refresh: through the breaker, fast failures while the database is away), with the columns the orders use. */
+const loadRows = (ids: string[] | null) => (ids ? withDatabase(async () => selectRows(await readDb(), ids)) : loadAllRows());
+
+async function loadAllRows(): Promise<IndexRow[]> {
   const sql = await readDb();
+  return sql.begin(async (tx) => {
+    await tx`SELECT set_config('statement_timeout', ${String(BUILD_READ_TIMEOUT_MS)}, true)`;
+    return selectRows(tx as unknown as postgres.Sql, null);
+  });
+}
+
+async function selectRows(sql: postgres.Sql, ids: string[] | null): Promise<IndexRow[]> {
   const micros = (column: string) => sql.unsafe(`(extract(epoch FROM ${column}) * 1000000)::float8`);
   return sql<IndexRow[]>`
     SELECT id, slug, status, category, total_volume::text AS volume, total_liquidity::text AS liquidity,
