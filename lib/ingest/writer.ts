@@ -6,6 +6,7 @@
 import postgres from "postgres";
 import type { Sql } from "../db/client";
 import { scaled } from "../markets/import-schemas";
+import { MARKET_FILE_TYPES, OUTCOME_FILE_TYPES } from "../markets/rows";
 import type { IngestEvent, IngestMarket, IngestOrder, IngestTrade, IngestUser } from "./schemas";
 
 /** A parsed line of the stream: its number (1-based), its event and when it was read (ms). */
@@ -68,45 +69,7 @@ function orderMismatch(o: IngestOrder, s: StoredOrder): string | null {
 
 const storedOf = (o: IngestOrder): StoredOrder => ({ ...o, created_at: new Date(o.created_at) });
 
-const MARKET_COLS: Record<string, string> = {
-  id: "uuid",
-  slug: "text",
-  question: "text",
-  description: "text",
-  category: "market_category",
-  sub_category: "text",
-  type: "market_type",
-  status: "market_status",
-  trading_starts_at: "timestamptz",
-  trading_ends_at: "timestamptz",
-  resolution_date: "timestamptz",
-  winning_outcome_id: "uuid",
-  resolved_at: "timestamptz",
-  settled_at: "timestamptz",
-  resolved_by: "text",
-  resolution_source: "text",
-  resolution_note: "text",
-  platform_fee: "numeric",
-  spread: "integer",
-  total_volume: "numeric",
-  image_url: "text",
-  video_url: "text",
-  video_poster_url: "text",
-  video_source_url: "text",
-  video_provider: "text",
-  video_status: "text",
-  external_source: "text",
-  external_market_id: "text",
-  tags: "text[]",
-  views: "integer",
-  verified: "boolean",
-  featured: "boolean",
-  creator_id: "uuid",
-  price_market: "jsonb",
-  predict_market: "jsonb",
-  created_at: "timestamptz",
-  updated_at: "timestamptz",
-};
+const MARKET_COLS: Record<string, string> = { ...MARKET_FILE_TYPES, created_at: "timestamptz", updated_at: "timestamptz" };
 // total_volume is the venue's at creation; from then on the stream's trades add to it (docs/ingest.md#market).
 const MARKET_UPDATED = Object.keys(MARKET_COLS).filter((c) => c !== "id" && c !== "total_volume" && c !== "created_at");
 const MARKET_UPSERT = `
@@ -118,21 +81,7 @@ ON CONFLICT (id) DO UPDATE SET ${MARKET_UPDATED.map((c) => `${c} = EXCLUDED.${c}
  WHERE t.updated_at < EXCLUDED.updated_at
 RETURNING id`;
 
-const OUTCOME_COLS: Record<string, string> = {
-  id: "uuid",
-  market_id: "uuid",
-  name: "text",
-  side: "outcome_side",
-  index: "integer",
-  probability: "numeric",
-  description: "text",
-  image_url: "text",
-  color: "text",
-  question_id: "text",
-  condition_id: "text",
-  position_id: "text",
-  payout_wei: "text",
-};
+const OUTCOME_COLS = OUTCOME_FILE_TYPES;
 const OUTCOME_UPDATED = Object.keys(OUTCOME_COLS).filter((c) => c !== "id" && c !== "market_id");
 const OUTCOME_UPSERT = `
 INSERT INTO outcomes AS t (${Object.keys(OUTCOME_COLS)

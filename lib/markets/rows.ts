@@ -246,3 +246,62 @@ export interface CandleRow {
   notional: string;
   trades: number;
 }
+
+/**
+ * The SQL type of each column an import file (docs/import.md "markets") or the ingest stream (docs/ingest.md)
+ * writes of a market: how jsonb_to_recordset reads a batch of them.
+ */
+export const MARKET_FILE_TYPES: Record<string, string> = {
+  id: "uuid",
+  slug: "text",
+  question: "text",
+  description: "text",
+  category: "market_category",
+  sub_category: "text",
+  type: "market_type",
+  status: "market_status",
+  trading_starts_at: "timestamptz",
+  trading_ends_at: "timestamptz",
+  resolution_date: "timestamptz",
+  winning_outcome_id: "uuid",
+  resolved_at: "timestamptz",
+  settled_at: "timestamptz",
+  resolved_by: "text",
+  resolution_source: "text",
+  resolution_note: "text",
+  platform_fee: "numeric",
+  spread: "integer",
+  total_volume: "numeric",
+  image_url: "text",
+  video_url: "text",
+  video_poster_url: "text",
+  video_source_url: "text",
+  video_provider: "text",
+  video_status: "text",
+  external_source: "text",
+  external_market_id: "text",
+  tags: "text[]",
+  views: "integer",
+  verified: "boolean",
+  featured: "boolean",
+  creator_id: "uuid",
+  price_market: "jsonb",
+  predict_market: "jsonb",
+};
+
+/** The same for an outcome (docs/import.md "outcomes"). */
+export const OUTCOME_FILE_TYPES: Record<string, string> = {
+  id: "uuid",
+  market_id: "uuid",
+  name: "text",
+  side: "outcome_side",
+  index: "integer",
+  probability: "numeric",
+  description: "text",
+  image_url: "text",
+  color: "text",
+  question_id: "text",
+  condition_id: "text",
+  position_id: "text",
+  payout_wei: "text",
+};
