@@ -5,7 +5,7 @@ import http from "node:http";
 import zlib from "node:zlib";
 import type postgres from "postgres";
 import { expect, test, testRun } from "../fixtures";
-import { collect, connectClient, join, waitFor } from "../realtime-helpers";
+import { COALESCE_MS, collect, connectClient, join, waitFor } from "../realtime-helpers";
 import { addTrades, addTradesWithVolume, makeMarket, type TestMarket } from "../support/markets";
 import { formatUsdCompact } from "@/lib/ui/format";
 import { listSlugs, relatedRows, subCategoryCounts } from "../support/page-html";
@@ -82,12 +82,19 @@ function starOf(html: string, id: string): "on" | "off" | "absent" {
   return m ? (m[1] === "off" ? "on" : "off") : "absent"; // the form offers the opposite of the state
 }
 
-/** Resolves once the market's price channel has signalled (the cache dropped the change's tags before). */
+/**
+ * Resolves once the market's price channel has signalled `write` (the cache dropped the change's tags
+ * before). A signal still held back by the channel's coalescing window for an earlier write of this
+ * market would go out to a socket that joins within it, before `write` is heard: the socket waits out
+ * the window first, and the signal waited for is one that came after.
+ */
 async function priceSignal(m: TestMarket, write: () => Promise<unknown>) {
   const socket = await connectClient(testRun().baseURL);
   try {
     const got = collect(socket);
     expect(await join(socket, `market:${m.slug}:price`)).toEqual({ ok: true });
+    await new Promise((resolve) => setTimeout(resolve, COALESCE_MS * 2));
+    got.length = 0;
     await write();
     await waitFor(() => got.length > 0, 15_000, `a price signal of ${m.slug}`);
   } finally {
