@@ -1,4 +1,4 @@
-// npm run bench:ingest -- --minutes N [--rate 6000] [--ratio 10] [--markets 2000] [--batch 1000] [--wait 50] [--seed N] [--unpaced]
+// npm run bench:ingest -- --minutes N [--rate 6000] [--ratio 10] [--markets 2000] [--batch 1000] [--wait 50] [--lanes 1] [--seed N] [--unpaced]
 // The ingest path under a sustained venue stream (docs/performance.md "Ingest"), on the database of
 // DATABASE_URL or EMBEDDED_PG_DIR as it is (the demo seed, a venues data set), every trigger on:
 //   1. the generator's traders and markets (--markets) are ingested first, unmeasured;
@@ -25,6 +25,7 @@ const { values: args } = parseArgs({
     markets: { type: "string" },
     batch: { type: "string" },
     wait: { type: "string" },
+    lanes: { type: "string" },
     seed: { type: "string" },
     unpaced: { type: "boolean" },
   },
@@ -35,12 +36,13 @@ const RATIO = Number(args.ratio ?? 10);
 const MARKETS = Number(args.markets ?? 2000);
 const BATCH = Number(args.batch ?? 1000);
 const WAIT = Number(args.wait ?? 50);
+const LANES = Number(args.lanes ?? 1);
 // A new venue each run unless --seed is given: the same seed at another start would repeat its order ids with other times.
 const SEED = Number(args.seed ?? Date.now() % 1_000_000_000);
 
 const database = await resolveDatabase({ log: (m) => console.error(m) });
 const url = config().DATABASE_URL!;
-const sql = connect(url, { max: 4 });
+const sql = connect(url, { max: 4 + LANES });
 const listener = connect(url, { max: 1 });
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
@@ -54,12 +56,12 @@ try {
            (SELECT reltuples::bigint::text FROM pg_class WHERE relname = 'trades') AS trades`;
   console.log(
     `database: ${fmt(env.markets)} markets, ~${fmt(Number(env.orders))} orders, ~${fmt(Number(env.trades))} trades; ` +
-      `triggers disabled: ${env.disabled}; book log ${env.book_log ? "on" : "off"}; positions ${env.positions ? "on" : "off"}; venue seed ${SEED}`,
+      `triggers disabled: ${env.disabled}; book log ${env.book_log ? "on" : "off"}; positions ${env.positions ? "on" : "off"}; venue seed ${SEED}; batch ${BATCH} lines or ${WAIT} ms, ${LANES} lane${LANES === 1 ? "" : "s"}`,
   );
 
   const venue = new VenueStream({ seed: SEED, ratio: RATIO, rate: RATE });
   // 1. the venue's traders and markets
-  const setup = new Ingest(sql, { batchSize: BATCH, batchWaitMs: WAIT, onRejected: (r) => console.error(`preamble line ${r.line}: ${r.error}`) });
+  const setup = new Ingest(sql, { batchSize: BATCH, batchWaitMs: WAIT, lanes: LANES, onRejected: (r) => console.error(`preamble line ${r.line}: ${r.error}`) });
   const t0 = Date.now();
   await setup.consume(
     (async function* () {
@@ -83,6 +85,7 @@ try {
   const ingest = new Ingest(sql, {
     batchSize: BATCH,
     batchWaitMs: WAIT,
+    lanes: LANES,
     onRejected: (r) => {
       if (++rejected <= 5) console.error(`line ${r.line}: ${r.error}`);
     },

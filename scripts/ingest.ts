@@ -1,4 +1,4 @@
-// npm run ingest [-- <file>] [--follow] [--batch 1000] [--wait 50] – reads the NDJSON event stream of
+// npm run ingest [-- <file>] [--follow] [--batch 1000] [--wait 50] [--lanes 1] – reads the NDJSON event stream of
 // docs/ingest.md from stdin or a file (with --follow, a file that grows, read on like tail -f until
 // Ctrl-C), writes it in batches into DATABASE_URL or the embedded database, reports each bad line on
 // stderr (`line N: <json path>: <message>`) and skips it, and prints progress on stderr every 2 s.
@@ -14,7 +14,7 @@ import { fileLines, readableLines } from "../lib/ingest/source";
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
-  options: { follow: { type: "boolean" }, batch: { type: "string" }, wait: { type: "string" }, quiet: { type: "boolean" } },
+  options: { follow: { type: "boolean" }, batch: { type: "string" }, wait: { type: "string" }, lanes: { type: "string" }, quiet: { type: "boolean" } },
 });
 const file = positionals[0];
 if (args.follow && !file) {
@@ -27,7 +27,7 @@ if (file && !fs.existsSync(file)) {
 }
 
 const database = await resolveDatabase({ log: (m) => console.error(m) });
-const sql = connect(config().DATABASE_URL!, { max: 4 });
+const sql = connect(config().DATABASE_URL!, { max: 4 + Number(args.lanes ?? 1) });
 const stop = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
 
@@ -38,6 +38,7 @@ try {
   const ingest = new Ingest(sql, {
     batchSize: args.batch ? Number(args.batch) : undefined,
     batchWaitMs: args.wait ? Number(args.wait) : undefined,
+    lanes: args.lanes ? Number(args.lanes) : undefined,
     onRejected: (r) => console.error(`line ${r.line}: ${r.error}`),
     onBatch: (_n, lag) => lags.push(lag),
   });

@@ -134,9 +134,9 @@ function expectedOrders(lines: string[]) {
   return orders;
 }
 
-async function ingestAll(sql: postgres.Sql, lines: string[], batchSize: number) {
+async function ingestAll(sql: postgres.Sql, lines: string[], batchSize: number, lanes = 1) {
   const rejected: Rejection[] = [];
-  const ingest = new Ingest(sql, { batchSize, batchWaitMs: 5, onRejected: (r) => rejected.push(r) });
+  const ingest = new Ingest(sql, { batchSize, batchWaitMs: 5, lanes, onRejected: (r) => rejected.push(r) });
   async function* source() {
     yield* lines;
   }
@@ -145,7 +145,7 @@ async function ingestAll(sql: postgres.Sql, lines: string[], batchSize: number) 
 }
 
 describe("ingest – a stream against a real database", () => {
-  it("bad lines, duplicates and out-of-order events, in batches, leave every derived structure equal to a rebuild", async () => {
+  it.each([1, 3])("bad lines, duplicates and out-of-order events, in batches of %i lane(s), leave every derived structure equal to a rebuild", async (lanes) => {
     const { sql } = await freshDatabase();
     const clean = venueLines(3000);
     const preamble = 50 + 20;
@@ -190,10 +190,13 @@ describe("ingest – a stream against a real database", () => {
     const lines = [...withDupes];
     for (const [n, text] of bad) lines.splice(n - 1, 0, text);
 
-    const { stats, rejected } = await ingestAll(sql, lines, 150);
+    const { stats, rejected } = await ingestAll(sql, lines, 150, lanes);
     expect(rejected.map((r) => r.line)).toEqual(bad.map(([n]) => n));
     for (const [k, [, , message]] of bad.entries()) expect(rejected[k].error).toContain(message);
     expect(stats.batches).toBeGreaterThan(10);
+    // Every line counted once, a user line too though each lane writes it.
+    expect(stats.accepted).toBe(lines.length - bad.length);
+    expect(Object.values(stats.kinds).reduce((a, b) => a + b, 0)).toBe(stats.accepted);
 
     // The orders are each one's newest state, whatever order and how often they came.
     const want = expectedOrders(clean);
@@ -220,7 +223,7 @@ describe("ingest – a stream against a real database", () => {
     const [before] = await sql<
       { v: string; p: string }[]
     >`SELECT (SELECT sum(version) FROM book_heads)::text AS v, (SELECT max(position) FROM change_log)::text AS p`;
-    const second = await ingestAll(sql, lines, 400);
+    const second = await ingestAll(sql, lines, 400, lanes);
     expect(second.stats).toMatchObject({ orders: 0, trades: 0, markets: 0, users: 0 });
     const [after] = await sql<
       { v: string; p: string }[]
@@ -334,6 +337,35 @@ describe("ingest – a stream against a real database", () => {
     expect(await mismatches(sql)).toEqual([]);
     await sql.end();
   }, 180_000);
+
+  it("an update of markets announces, per market, price for what lists show, detail for its totals, market under both slugs", async () => {
+    const { sql } = await freshDatabase();
+    await ingestAll(sql, venueLines(0, 3, 5), 100);
+    const [a, b] = await sql<{ id: string; slug: string }[]>`SELECT id, slug FROM markets ORDER BY id LIMIT 2`;
+    /** The announcements of `update` (kind, and the slug of 'market' ones), in order. */
+    const heard = async (update: () => Promise<unknown>) => {
+      const [{ p }] = await sql<{ p: string }[]>`SELECT coalesce(max(position), 0)::text AS p FROM change_log`;
+      await update();
+      const rows = await sql<{ k: string; s: string; m: string }[]>`
+        SELECT event->>'k' AS k, event->>'s' AS s, event->>'m' AS m FROM change_log WHERE position > ${p} ORDER BY position`;
+      return rows.map((r) => `${r.m === a.id ? "a" : "b"} ${r.k}${r.k === "market" ? ` ${r.s}` : ""}`);
+    };
+    expect(await heard(() => sql`UPDATE markets SET total_liquidity = total_liquidity + 1 WHERE id = ${a.id}`)).toEqual(["a detail"]);
+    expect(await heard(() => sql`UPDATE markets SET volume_24h = volume_24h + 1 WHERE id = ${a.id}`)).toEqual([]);
+    expect(await heard(() => sql`UPDATE markets SET total_volume = total_volume + 1 WHERE id = ${a.id}`)).toEqual(["a price"]);
+    expect(await heard(() => sql`UPDATE markets SET total_volume = total_volume + 1, comments_count = comments_count + 1 WHERE id = ${a.id}`)).toEqual([
+      "a price",
+      "a detail",
+    ]);
+    // Nothing changed but the values' spelling: nothing to say.
+    expect(await heard(() => sql`UPDATE markets SET total_volume = total_volume::numeric(30,9), tags = tags WHERE id = ${a.id}`)).toEqual([]);
+    expect(await heard(() => sql`UPDATE markets SET slug = ${`${a.slug}-x`} WHERE id = ${a.id}`)).toEqual(["a price", `a market ${a.slug}-x`, `a market ${a.slug}`]);
+    // Two markets in one statement: each its own, in order per market.
+    const both = await heard(() => sql`UPDATE markets SET question = question || ' again', total_liquidity = total_liquidity + 2 WHERE id IN (${a.id}, ${b.id})`);
+    expect(both.filter((e) => e.startsWith("a"))).toEqual(["a price", "a detail"]);
+    expect(both.filter((e) => e.startsWith("b"))).toEqual(["b price", "b detail"]);
+    await sql.end();
+  }, 60_000);
 
   it("--follow picks up lines appended to the file", async () => {
     const { url, sql } = await freshDatabase();

@@ -14,6 +14,8 @@ export interface Line {
   n: number;
   event: IngestEvent;
   readAt: number;
+  /** A user line's copy in a lane other than its first (lib/ingest/run.ts): written, not counted. */
+  copy?: true;
 }
 
 export interface Rejection {
