@@ -1,8 +1,9 @@
-// npm run ingest [-- <file>] [--follow] [--batch 1000] [--wait 50] [--lanes 1] – reads the NDJSON event stream of
+// npm run ingest [-- <file>] [--follow] [--batch 1000] [--wait 50] [--lanes N] – reads the NDJSON event stream of
 // docs/ingest.md from stdin or a file (with --follow, a file that grows, read on like tail -f until
 // Ctrl-C), writes it in batches into DATABASE_URL or the embedded database, reports each bad line on
 // stderr (`line N: <json path>: <message>`) and skips it, and prints progress on stderr every 2 s.
 import fs from "node:fs";
+import os from "node:os";
 import { parseArgs } from "node:util";
 import { config } from "../lib/config";
 import { connect } from "../lib/db/client";
@@ -17,6 +18,8 @@ const { values: args, positionals } = parseArgs({
   options: { follow: { type: "boolean" }, batch: { type: "string" }, wait: { type: "string" }, lanes: { type: "string" }, quiet: { type: "boolean" } },
 });
 const file = positionals[0];
+// One writer per core by default: each lane is a database session (docs/ingest.md "Lanes").
+const lanes = args.lanes ? Number(args.lanes) : os.availableParallelism();
 if (args.follow && !file) {
   console.error("usage: npm run ingest [-- <file>] [--follow]   (--follow needs a file)");
   process.exit(2);
@@ -27,7 +30,7 @@ if (file && !fs.existsSync(file)) {
 }
 
 const database = await resolveDatabase({ log: (m) => console.error(m) });
-const sql = connect(config().DATABASE_URL!, { max: 4 + Number(args.lanes ?? 1) });
+const sql = connect(config().DATABASE_URL!, { max: 4 + lanes });
 const stop = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
 
@@ -38,7 +41,7 @@ try {
   const ingest = new Ingest(sql, {
     batchSize: args.batch ? Number(args.batch) : undefined,
     batchWaitMs: args.wait ? Number(args.wait) : undefined,
-    lanes: args.lanes ? Number(args.lanes) : undefined,
+    lanes,
     onRejected: (r) => console.error(`line ${r.line}: ${r.error}`),
     onBatch: (_n, lag) => lags.push(lag),
   });

@@ -14,7 +14,7 @@ export interface ListenerOptions {
   onListen: (resumed: boolean) => void;
   /** Called when the connection is lost: announcements may be missed until the next onListen. */
   onLost?: () => void;
-  /** How often the connection proves it still hears the database; silent for 3× this → reconnect. */
+  /** How often the connection pings itself through the database; 3 pings in a row unanswered → reconnect. */
   heartbeatMs: number;
   retryMinMs?: number;
   retryMaxMs?: number;
@@ -48,7 +48,10 @@ export function createListener(options: ListenerOptions): Listener {
   let listens = 0;
   let failures = 0;
   let closed = false;
-  let lastPong = 0;
+  // Pings sent and not yet heard back. Counted, not timed: after the event loop was blocked (a large
+  // rebuild, a long collection) the pong of the last ping may be waiting unread, and the time since it
+  // was heard says nothing about the connection; a ping not answered by the third beat after it does.
+  let unanswered = 0;
   let retry: ReturnType<typeof setTimeout> | undefined;
   let heartbeat: ReturnType<typeof setInterval>;
 
@@ -72,7 +75,7 @@ export function createListener(options: ListenerOptions): Listener {
     // `onnotify` is how postgres.js delivers notifications to a connection; its types omit it.
     const onnotify = (ch: string, payload: string) => {
       if (ch !== channel || c !== client) return;
-      if (payload === ping) lastPong = Date.now();
+      if (payload === ping) unanswered = 0;
       else onNotify(payload);
     };
     const c: postgres.Sql = postgres(url, {
@@ -94,7 +97,7 @@ export function createListener(options: ListenerOptions): Listener {
     }
     if (c !== client) return; // closed while connecting
     listening = true;
-    lastPong = Date.now();
+    unanswered = 0;
     failures = 0;
     onListen(listens++ > 0);
   };
@@ -102,7 +105,8 @@ export function createListener(options: ListenerOptions): Listener {
   const beat = () => {
     const c = client;
     if (!c || !listening) return;
-    if (Date.now() - lastPong > 3 * heartbeatMs) return lost(c, `no heartbeat for ${Date.now() - lastPong} ms`);
+    if (unanswered >= 3) return lost(c, `no heartbeat: ${unanswered} pings unanswered, ${heartbeatMs} ms apart`);
+    unanswered++;
     c`SELECT pg_notify(${channel}, ${ping})`.catch(() => {}); // a failure shows up as a close or a missed pong
   };
 
