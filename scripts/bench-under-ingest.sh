@@ -7,7 +7,9 @@
 #   2. the same again while bench:ingest offers --rate lines a second (ratio 10: about 11 book changes a
 #      trade) for --minutes, starting 20 s after the stream does;
 #   3. the ingest's own sustained rates and lags.
-# Prints each part's table as it ends (the whole outputs stay in --out); asserts nothing.
+# Slots are 7 s apart: bare's deep and search queries (3-6 s each at this size) still running after its slot
+# would otherwise land on the app's next one. Prints each part's table as it ends (the whole outputs stay
+# in --out); asserts nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 app="" pid="" rate=3000 lanes=2 minutes=10 out="bench/output/under-ingest-$(date -u +%Y%m%dT%H%M%S)"
@@ -35,14 +37,14 @@ reads() { # $1: idle | ingest
   grep -E "p50|p99" "$out/$1-realtime.txt" | tail -3 || true
   for mix in catvol deep search wide; do
     echo "== $1: list mix $mix, app and bare"
-    bash scripts/bench-compare.sh --app "app=$app" --pid "app=$pid" --mix "$mix" --only app,bare --rounds 2 --duration 8 --warmup 2 \
+    bash scripts/bench-compare.sh --app "app=$app" --pid "app=$pid" --mix "$mix" --only app,bare --rounds 2 --duration 8 --warmup 2 --pause 7 \
       --label "$1 $mix" --out "$out/$1-$mix" > "$out/$1-$mix.txt" 2>&1 || echo "(bench:compare $mix failed: $out/$1-$mix.txt)"
     sed -n '/## Median of the rounds/,$p' "$out/$1-$mix.txt" | grep -E "^\| *(app|bare|app/bare|bare/app) " || true
   done
   echo "== $1: market pages cold and hot, then Next's floor"
   DETAIL_ROUNDS=1 DETAIL_SECONDS=8 bash scripts/bench-compare.sh --app "app=$app" --pid "app=$pid" --detail --label "$1 detail" --out "$out/$1-detail" \
     > "$out/$1-detail.txt" 2>&1 || echo "(--detail failed: $out/$1-detail.txt)"
-  grep -E "^\| *(endpoint|market|page|floor|watchlist)" "$out/$1-detail.txt" || true
+  grep -E "^\| *(endpoint|market|page) |^floor app" "$out/$1-detail.txt" || true
 }
 
 reads idle

@@ -132,7 +132,33 @@ describe("ListIndex", () => {
       await expectAllSlicesMatch(index, table);
       expect(reads()).toBe(before + 1); // one read of the changed market, then memory
     }
-  });
+  }, 30_000); // 60 rounds of every slice of every order: ~4 s on a machine at rest
+
+  it("a market that moves in its liquidity or volume orders leaves its created and ending orders untouched, in place or in a burst", async () => {
+    const { index, table, changed } = harness(Array.from({ length: 600 }, () => row()));
+    await built(index);
+    const orders = (index as unknown as { orders: Map<string, { id: string }[]> }).orders;
+    const of = (sort: string) => new Map([...orders].filter(([k]) => k.endsWith(`|${sort}`)).map(([k, list]) => [k, { list, ids: list.map((m) => m.id) }]));
+    // 400 moves at once (one pass per order edited), then 5 (edits in place), then a category change.
+    for (const n of [400, 5]) {
+      const before = { CREATED: of("CREATED"), ENDING: of("ENDING") };
+      for (const id of [...table.keys()].slice(0, n)) {
+        const r = table.get(id)!;
+        table.set(id, { ...r, liquidity: decimal(), volume: n === 5 ? decimal() : r.volume });
+        changed(id);
+      }
+      await expectAllSlicesMatch(index, table);
+      for (const was of Object.values(before))
+        for (const [key, { list, ids }] of was) {
+          expect(orders.get(key), `${key}: the same array`).toBe(list);
+          expect(list.map((m) => m.id), `${key}: in the same order`).toEqual(ids);
+        }
+    }
+    const [id] = table.keys();
+    table.set(id, { ...table.get(id)!, category: CATEGORIES.find((c) => c !== table.get(id)!.category)! });
+    changed(id);
+    await expectAllSlicesMatch(index, table);
+  }, 30_000);
 
   it("a burst of changes sorts again and matches", async () => {
     const { index, table, changed } = harness(Array.from({ length: 500 }, () => row()));

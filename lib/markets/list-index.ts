@@ -108,6 +108,28 @@ const COMPARE = Object.fromEntries(SORTS.map((s) => [s, compareBy(s)])) as Recor
 
 const orderKey = (status: string, category: string | undefined, sort: IndexedSort) => `${status}|${category ?? "*"}|${sort}`;
 
+/** The keys of the eight orders a market belongs to (its status, with and without its category, per sort), in a fixed order. */
+const orderKeysOf = (m: IndexedMarket): [string, IndexedSort][] =>
+  SORTS.flatMap((sort) => [
+    [orderKey(m.status, m.category, sort), sort] as [string, IndexedSort],
+    [orderKey(m.status, undefined, sort), sort] as [string, IndexedSort],
+  ]);
+
+/** `list` without the markets of `out`, with those of `incoming` added in order: one pass. */
+function merged(list: IndexedMarket[], out: IndexedMarket[], incoming: IndexedMarket[], compare: (a: IndexedMarket, b: IndexedMarket) => number) {
+  const gone = new Set(out);
+  const kept = gone.size ? list.filter((m) => !gone.has(m)) : list;
+  const add = [...incoming].sort(compare);
+  const all: IndexedMarket[] = new Array(kept.length + add.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < kept.length && j < add.length) all[k++] = compare(kept[i], add[j]) <= 0 ? kept[i++] : add[j++];
+  while (i < kept.length) all[k++] = kept[i++];
+  while (j < add.length) all[k++] = add[j++];
+  return all;
+}
+
 /** First position whose market sorts at or after `m` (binary search). */
 function lowerBound(list: IndexedMarket[], m: IndexedMarket, compare: (a: IndexedMarket, b: IndexedMarket) => number) {
   let lo = 0;
@@ -374,15 +396,17 @@ export class ListIndex {
   }
 
   /**
-   * The markets `ids` as read again: moved, added, or (absent from `rows`) removed. A market whose keys
-   * did not change stays where it is (most announcements: a trade's price, a comment).
-   * A few moves are edits in place; many (above RESORT_AT) are one pass per order: the moved markets
-   * filtered out, then merged back in order.
+   * The markets `ids` as read again: moved, added, or (absent from `rows`) removed. Only the orders a
+   * market leaves, enters or moves within are edited: a trade or a book change moves a market in its
+   * volume or liquidity orders, and its created and ending orders are not touched (a venue's stream
+   * changes thousands of markets a second; work per change, not per market held, docs/performance.md
+   * "Ingest"). An order with a few edits is edited in place; one with many (above RESORT_AT) is filtered
+   * of the markets that leave it and merged with those that enter it, in one pass.
    *
-   * A market that only moved (a trade's volume, the same status and text) keeps its object, its keys
-   * rewritten, so the matches kept of each needle (`found`, by object) still hold: a venue that trades
-   * all the time leaves searches a pass over their matches, not a scan of every market's text. Any other
-   * change forgets them.
+   * A market that only moved (the same slug, status and text) keeps its object, its keys rewritten, so
+   * the matches kept of each needle (`found`, by object) still hold: a venue that trades all the time
+   * leaves searches a pass over their matches, not a scan of every market's text. Any other change
+   * forgets them.
    */
   private apply(ids: string[], rows: IndexedMarket[]) {
     const fresh = new Map(rows.map((m) => [m.id, m]));
@@ -390,37 +414,59 @@ export class ListIndex {
     const arriving: IndexedMarket[] = [];
     const moves: [IndexedMarket, IndexedMarket][] = [];
     let matchesChange = false; // a market came, went, or changed its text or status
+    // Per order edited: the markets taken out (found by the keys they had) and put in (by the keys they have).
+    const edits = new Map<string, { sort: IndexedSort; out: IndexedMarket[]; in: IndexedMarket[] }>();
+    const edit = (key: string, sort: IndexedSort) => {
+      let e = edits.get(key);
+      if (!e) edits.set(key, (e = { sort, out: [], in: [] }));
+      return e;
+    };
     for (const id of ids) {
       const old = this.markets.get(id);
       const now = fresh.get(id);
       if (old && now && sameKeys(old, now)) continue;
-      if (old) leaving.push(old);
+      if (!old && !now) continue; // held neither before nor after: no order holds it, no search finds it
       if (old && now && sameMatch(old, now)) {
         moves.push([old, now]);
-        arriving.push(old);
-      } else {
-        matchesChange = true;
-        if (now) arriving.push(now);
+        // The same object, re-keyed below: out of (and back into) an order only where its place changed.
+        const before = orderKeysOf(old);
+        const after = orderKeysOf(now);
+        for (const [i, [key, sort]] of before.entries()) {
+          if (key === after[i][0] && old[sort] === now[sort]) continue;
+          edit(key, sort).out.push(old);
+          edit(after[i][0], sort).in.push(old);
+        }
+        continue;
+      }
+      matchesChange = true;
+      if (old) {
+        leaving.push(old);
+        for (const [key, sort] of orderKeysOf(old)) edit(key, sort).out.push(old);
+      }
+      if (now) {
+        arriving.push(now);
+        for (const [key, sort] of orderKeysOf(now)) edit(key, sort).in.push(now);
       }
     }
     if (matchesChange) this.forgetSearches();
     else if (moves.length) this.searches.clear(); // the orders move: the matches' order is taken again from them
-    // Edited in place, a market leaves its lists by its keys before it takes the new ones.
-    const rekey = () => {
-      for (const [old, now] of moves) for (const k of PLACE) (old as Record<(typeof PLACE)[number], unknown>)[k] = now[k];
-    };
-    if (leaving.length + arriving.length > RESORT_AT) {
-      rekey();
-      this.merge(leaving, arriving);
-    } else {
-      for (const old of leaving) {
-        for (const [list, sort] of this.listsOf(old)) {
-          const at = lowerBound(list, old, COMPARE[sort]);
-          list.splice(list[at] === old ? at : list.indexOf(old), 1);
-        }
+    // Out by the keys the markets had, then re-keyed, then in by the keys they have.
+    for (const [key, e] of edits) {
+      const list = this.orders.get(key);
+      if (!list || e.out.length + e.in.length > RESORT_AT) continue;
+      for (const m of e.out) {
+        const at = lowerBound(list, m, COMPARE[e.sort]);
+        list.splice(list[at] === m ? at : list.indexOf(m), 1);
       }
-      rekey();
-      for (const m of arriving) for (const [list, sort] of this.listsOf(m)) list.splice(lowerBound(list, m, COMPARE[sort]), 0, m);
+    }
+    for (const [old, now] of moves) for (const k of PLACE) (old as Record<(typeof PLACE)[number], unknown>)[k] = now[k];
+    for (const [key, e] of edits) {
+      const list = this.orders.get(key) ?? [];
+      if (e.out.length + e.in.length > RESORT_AT) this.orders.set(key, merged(list, e.out, e.in, COMPARE[e.sort]));
+      else {
+        for (const m of e.in) list.splice(lowerBound(list, m, COMPARE[e.sort]), 0, m);
+        this.orders.set(key, list);
+      }
     }
     for (const old of leaving) {
       this.markets.delete(old.id);
@@ -428,36 +474,6 @@ export class ListIndex {
       if (this.bySlug.get(old.slug) === old.id) this.bySlug.delete(old.slug);
     }
     for (const m of arriving) this.put(m);
-  }
-
-  /** Many moves at once: each order filtered of the leaving markets, then merged with the arriving ones, sorted. */
-  private merge(leaving: IndexedMarket[], arriving: IndexedMarket[]) {
-    const gone = new Set(leaving);
-    const incoming = new Map<IndexedMarket[], IndexedMarket[]>();
-    for (const m of arriving) {
-      for (const [list] of this.listsOf(m)) {
-        let add = incoming.get(list);
-        if (!add) incoming.set(list, (add = []));
-        add.push(m);
-      }
-    }
-    for (const [key, list] of this.orders) {
-      const compare = COMPARE[key.slice(key.lastIndexOf("|") + 1) as IndexedSort];
-      const add = (incoming.get(list) ?? []).sort(compare);
-      const kept = gone.size ? list.filter((m) => !gone.has(m)) : list;
-      if (!add.length) {
-        this.orders.set(key, kept);
-        continue;
-      }
-      const merged: IndexedMarket[] = new Array(kept.length + add.length);
-      let i = 0;
-      let j = 0;
-      let k = 0;
-      while (i < kept.length && j < add.length) merged[k++] = compare(kept[i], add[j]) <= 0 ? kept[i++] : add[j++];
-      while (i < kept.length) merged[k++] = kept[i++];
-      while (j < add.length) merged[k++] = add[j++];
-      this.orders.set(key, merged);
-    }
   }
 
   private put(m: IndexedMarket) {
@@ -468,16 +484,11 @@ export class ListIndex {
 
   /** The eight orders a market belongs to (its status, with and without its category, per sort). */
   private listsOf(m: IndexedMarket, orders = this.orders): [IndexedMarket[], IndexedSort][] {
-    const out: [IndexedMarket[], IndexedSort][] = [];
-    for (const sort of SORTS) {
-      for (const category of [m.category, undefined]) {
-        const key = orderKey(m.status, category, sort);
-        let list = orders.get(key);
-        if (!list) orders.set(key, (list = []));
-        out.push([list, sort]);
-      }
-    }
-    return out;
+    return orderKeysOf(m).map(([key, sort]) => {
+      let list = orders.get(key);
+      if (!list) orders.set(key, (list = []));
+      return [list, sort];
+    });
   }
 
   private forgetSearches() {
