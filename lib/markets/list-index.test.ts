@@ -457,11 +457,15 @@ describe("ListIndex", () => {
     changed(arriving.id);
     await same();
     expect(index.size.markets).toBe(80);
-    // A market of a status not kept changes and stays out: read, and nothing moves.
-    const locked = [...table.values()].find((r) => r.status === "LOCKED")!;
-    table.set(locked.id, { ...locked, volume: decimal() });
-    changed(locked.id);
+    // A market of a status not kept changes and stays out: read, nothing moves, the searches' matches hold.
+    const scans = index.stats.searchScans;
+    for (const status of ["LOCKED", "RESOLVED"]) {
+      const out = [...table.values()].find((r) => r.status === status)!;
+      table.set(out.id, { ...out, volume: decimal(), question: "BTC kelvin" });
+      changed(out.id);
+    }
     await same();
+    expect(index.stats.searchScans).toBe(scans);
     // Many at once (sorted again): a third of ACTIVE leaves, as many arrive.
     const active = [...table.values()].filter((r) => r.status === "ACTIVE");
     const resolved = [...table.values()].filter((r) => r.status === "RESOLVED");

@@ -412,6 +412,7 @@ export class ListIndex {
       const old = this.markets.get(id);
       const now = fresh.get(id);
       if (old && now && sameKeys(old, now)) continue;
+      if (!old && !now) continue; // of a status not kept before or after: no order holds it, no search finds it
       if (old) leaving.push(old);
       if (old && now && sameMatch(old, now)) {
         moves.push([old, now]);
