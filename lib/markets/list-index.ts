@@ -521,10 +521,7 @@ export class ListIndex {
  */
 const BYTES_PER_MARKET = 540;
 
-/**
- * A market's search text before any is held: measured at 100,000 markets (43.2 MB) and at the venues'
- * 360,000 (about 155 MB), ~430 bytes a market either way. Later builds take the average of the text held.
- */
+/** A market's search text before any is held, as measured at 100,000 markets (43.2 MB); later builds take the average held. */
 const TEXT_BYTES_PER_MARKET = 430;
 
 /**
