@@ -109,7 +109,15 @@ test("list orders budget – a market moved ACTIVE→RESOLVED leaves the ACTIVE 
       ["CANCELLED", "ACTIVE"],
       ["ACTIVE", "RESOLVED"],
     ] as const) {
-      await heard(() => sql`UPDATE markets SET status = ${status} WHERE id = ${m.id}`, `the move to ${status}`);
+      // What each status requires of the row (migration 0001's checks).
+      const winner = status === "RESOLVED" ? m.yes : null;
+      const resolvedAt = status === "RESOLVED" ? new Date() : null;
+      const settledAt = status === "ACTIVE" ? null : new Date();
+      await heard(
+        () =>
+          sql`UPDATE markets SET status = ${status}, winning_outcome_id = ${winner}, resolved_at = ${resolvedAt}, settled_at = ${settledAt} WHERE id = ${m.id}`,
+        `the move to ${status}`,
+      );
       for (const extra of ["", "&category=SCIENCE"]) {
         expect(await ids(list(status, extra)), `${status}${extra}`).toEqual({ ids: [m.id], total: 1 });
         expect(await ids(list(other, extra)), `${other}${extra}`).toEqual({ ids: [], total: 0 });
