@@ -177,6 +177,11 @@ export const VARIABLES = {
     150,
     "≥ 0",
   ),
+  LIST_INDEX_MAX_MB: num(
+    "Byte budget of the lists' orders kept in memory, MB (docs/performance.md \"List orders in memory\"): about 540 bytes a market and 430 of its search text. Each build keeps the ACTIVE markets' orders (even past the budget), then those of the other listed statuses, smallest first, while they fit; the lists of a status not kept come from SQL. 200 keeps every listed status of the 100,000-market data set (85,904 markets, 81.3 MB: npm run bench:list-index).",
+    200,
+    "≥ 0",
+  ),
   CACHE_CHECK_JSON: flag("Tests: check that every answer the cache keeps as JSON text is JSON data (a Date or a Map in one fails its read).", false),
   CACHE_STALE_IF_ERROR_S: int("How long an invalidated answer may be served while the database is away, seconds.", 300, 0),
   CACHE_UNHEARD_MS: ms(

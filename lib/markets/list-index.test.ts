@@ -3,7 +3,7 @@
 // The loader stands in for the table here; e2e/api/list-index.spec.ts checks the same against PostgreSQL.
 import { describe, expect, it } from "vitest";
 import type { MarketEvent } from "@/lib/events/market-events";
-import { fixedWidth, type IndexRow, ListIndex } from "./list-index";
+import { fixedWidth, type IndexRow, keptStatuses, ListIndex } from "./list-index";
 import type { MarketListQuery } from "./schemas";
 import { FOLD_TEST, foldingOf, searchNeedle } from "./search-fold";
 
@@ -47,13 +47,27 @@ const ilike = (r: Row, q: string) => {
   return jsLower(r.question).includes(needle) || jsLower(r.description).includes(needle);
 };
 
-function harness(rows: Row[]) {
+/** Markets per status, as the database counts them. */
+const countsOf = (rows: Iterable<Row>) => {
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
+  return Promise.resolve(counts);
+};
+
+/** An index over `table`: its loader answers as the SQL does (rows of the statuses asked only), within `budget` bytes. */
+function harness(rows: Row[], budget = Number.POSITIVE_INFINITY) {
   const table = new Map(rows.map((r) => [r.id, r]));
   let reads = 0;
-  const index = new ListIndex(async (ids) => {
-    reads++;
-    return ids ? ids.flatMap((id) => (table.has(id) ? [table.get(id)!] : [])) : [...table.values()];
-  }, jsFolding);
+  const index = new ListIndex(
+    async (ids, statuses) => {
+      reads++;
+      const found = ids ? ids.flatMap((id) => (table.has(id) ? [table.get(id)!] : [])) : [...table.values()];
+      return found.filter((r) => statuses.includes(r.status));
+    },
+    jsFolding,
+    () => countsOf(table.values()),
+    () => budget,
+  );
   index.subscriber.listening?.(false);
   const changed = (id: string, kind: MarketEvent["kind"] = "price") => index.event({ kind, marketId: id, slug: null, outcomeId: null });
   return { table, index, changed, reads: () => reads };
@@ -80,14 +94,19 @@ function expected(table: Map<string, Row>, q: MarketListQuery) {
   return { ids: all.slice(q.offset, q.offset + q.limit).map((r) => r.id), total: all.length };
 }
 
-async function expectAllSlicesMatch(index: ListIndex, table: Map<string, Row>) {
-  for (const status of STATUSES)
+/** Every list of a kept status as the ORDER BY answers it; every list of another status null (SQL answers it). */
+async function expectAllSlicesMatch(index: ListIndex, table: Map<string, Row>, kept: readonly string[] = STATUSES, statuses: readonly string[] = STATUSES) {
+  for (const status of statuses)
     for (const category of [undefined, ...CATEGORIES])
       for (const sortBy of ["VOLUME", "LIQUIDITY", "CREATED", "ENDING"] as const)
         for (const sortOrder of ["ASC", "DESC"] as const)
           for (const offset of [0, 7, 40, 1000]) {
             const q = { status, category, sortBy, sortOrder, limit: 9, offset } as MarketListQuery;
             const got = await index.slice(q);
+            if (!kept.includes(status)) {
+              expect(got, JSON.stringify(q)).toBeNull();
+              continue;
+            }
             expect(got, JSON.stringify(q)).not.toBeNull();
             expect({ ids: got!.markets.map((m) => m.id), total: got!.total }, JSON.stringify(q)).toEqual(expected(table, q));
           }
@@ -192,10 +211,14 @@ describe("ListIndex", () => {
   it("a slice asked while another's read of the changed markets is under way waits for that read", async () => {
     const rows = Array.from({ length: 30 }, () => row());
     const table = new Map(rows.map((r) => [r.id, r]));
-    const index = new ListIndex(async (ids) => {
-      if (ids) await new Promise((r) => setTimeout(r, 30)); // the re-read of changed markets takes a while
-      return ids ? ids.flatMap((id) => (table.has(id) ? [table.get(id)!] : [])) : [...table.values()];
-    }, jsFolding);
+    const index = new ListIndex(
+      async (ids) => {
+        if (ids) await new Promise((r) => setTimeout(r, 30)); // the re-read of changed markets takes a while
+        return ids ? ids.flatMap((id) => (table.has(id) ? [table.get(id)!] : [])) : [...table.values()];
+      },
+      jsFolding,
+      () => countsOf(table.values()),
+    );
     index.subscriber.listening?.(false);
     await built(index);
     const fresh = { ...row(), status: "ACTIVE", volume: "200000000000000000.000000", question: "Brand new BTC market" };
@@ -213,10 +236,14 @@ describe("ListIndex", () => {
     const rows = Array.from({ length: 20 }, () => row());
     let fail = false;
     const table = new Map(rows.map((r) => [r.id, r]));
-    const index = new ListIndex(async (ids) => {
-      if (fail) throw new Error("database away");
-      return ids ? ids.flatMap((id) => (table.has(id) ? [table.get(id)!] : [])) : [...table.values()];
-    }, jsFolding);
+    const index = new ListIndex(
+      async (ids) => {
+        if (fail) throw new Error("database away");
+        return ids ? ids.flatMap((id) => (table.has(id) ? [table.get(id)!] : [])) : [...table.values()];
+      },
+      jsFolding,
+      () => countsOf(table.values()),
+    );
     index.subscriber.listening?.(false);
     await built(index);
     const id = rows[0].id;
@@ -230,13 +257,14 @@ describe("ListIndex", () => {
   });
 
   it("covers stored-key sorts without sub-category, searches of plain ASCII among them", () => {
+    const { index } = harness([]);
     const base = { status: "ACTIVE", sortBy: "VOLUME", sortOrder: "DESC", limit: 20, offset: 0 } as MarketListQuery;
-    expect(ListIndex.covers(base)).toBe(true);
-    expect(ListIndex.covers({ ...base, sortBy: "TRENDING" })).toBe(false);
-    expect(ListIndex.covers({ ...base, subCategory: "" })).toBe(false);
-    expect(ListIndex.covers({ ...base, q: "btc 50%_\\" })).toBe(true);
-    expect(ListIndex.covers({ ...base, q: "a\u0000b" })).toBe(true); // NULs are stripped, as SQL does
-    for (const q of ["café", "İ", "\u212A", "\u0001", "\u0002", "😀"]) expect(ListIndex.covers({ ...base, q }), q).toBe(false);
+    expect(index.covers(base)).toBe(true);
+    expect(index.covers({ ...base, sortBy: "TRENDING" })).toBe(false);
+    expect(index.covers({ ...base, subCategory: "" })).toBe(false);
+    expect(index.covers({ ...base, q: "btc 50%_\\" })).toBe(true);
+    expect(index.covers({ ...base, q: "a\u0000b" })).toBe(true); // NULs are stripped, as SQL does
+    for (const q of ["café", "İ", "\u212A", "\u0001", "\u0002", "😀"]) expect(index.covers({ ...base, q }), q).toBe(false);
     expect(searchNeedle("BtC\u0000")).toBe("btc");
   });
 
@@ -368,6 +396,7 @@ describe("ListIndex", () => {
     const index = new ListIndex(
       async (ids) => (ids ? rows.filter((r) => ids.includes(r.id)) : rows),
       async () => foldingOf(turkish(FOLD_TEST.ASCII), FOLD_TEST.CANDIDATES.map(turkish)),
+      () => countsOf(rows),
     );
     index.subscriber.listening?.(false);
     await built(index);
@@ -382,5 +411,106 @@ describe("ListIndex", () => {
       `i${FOLD_TEST.OTHER}stanbul caf${FOLD_TEST.OTHER} k${FOLD_TEST.BETWEEN}50% ${FOLD_TEST.OTHER}ber`,
     );
     expect(folding.text("ab", "cd").includes("bc")).toBe(false);
+  });
+  it("a budget keeps ACTIVE always, then the other listed statuses smallest first while they fit; PENDING and LOCKED never", () => {
+    const counts = new Map([
+      ["ACTIVE", 50],
+      ["RESOLVED", 230],
+      ["CANCELLED", 22],
+      ["LOCKED", 57],
+      ["PENDING", 1],
+    ]);
+    const cases: [budget: number, kept: string[]][] = [
+      [0, ["ACTIVE"]], // ACTIVE even past the budget
+      [50, ["ACTIVE"]],
+      [71, ["ACTIVE"]],
+      [72, ["ACTIVE", "CANCELLED"]],
+      [301, ["ACTIVE", "CANCELLED"]],
+      [302, ["ACTIVE", "CANCELLED", "RESOLVED"]],
+      [Number.POSITIVE_INFINITY, ["ACTIVE", "CANCELLED", "RESOLVED"]],
+    ];
+    for (const [budget, kept] of cases) expect(keptStatuses(counts, budget, 1), String(budget)).toEqual(kept);
+    // A status with no markets costs nothing.
+    expect(keptStatuses(new Map([["RESOLVED", 5]]), 4, 1)).toEqual(["ACTIVE", "CANCELLED"]);
+    expect(keptStatuses(new Map([["RESOLVED", 5]]), 5, 1)).toEqual(["ACTIVE", "CANCELLED", "RESOLVED"]);
+  });
+
+  /** Markets of every status, a fifth of each (ids of their own: the generator's may repeat). */
+  let made = 0;
+  const mixed = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      ...row(`${hex(8)}-0000-4000-8000-${(made++).toString(16).padStart(12, "0")}`),
+      status: ["ACTIVE", "RESOLVED", "CANCELLED", "LOCKED", "PENDING"][i % 5],
+    }));
+  const ALL = ["ACTIVE", "RESOLVED", "CANCELLED", "LOCKED", "PENDING"];
+
+  it("a small budget keeps ACTIVE only: its lists and searches from memory, exact; every other status's slice is null (SQL answers it)", async () => {
+    const { index, table } = harness(mixed(400), 0);
+    await built(index);
+    expect(index.size).toMatchObject({ kept: ["ACTIVE"], markets: 80, statuses: { ACTIVE: 80, RESOLVED: 80, CANCELLED: 80 } });
+    const q = { status: "RESOLVED", sortBy: "VOLUME", sortOrder: "DESC", limit: 5, offset: 0 } as MarketListQuery;
+    expect(index.covers(q)).toBe(false);
+    expect(index.covers({ ...q, status: "ACTIVE" })).toBe(true);
+    expect(index.staleSlice(q, 1000)).toBeNull();
+    await expectAllSlicesMatch(index, table, ["ACTIVE"], ALL);
+    for (const needle of ["btc", "kelvin", "i", "caf"]) {
+      const search = { status: "ACTIVE", q: needle, sortBy: "CREATED", sortOrder: "ASC", limit: 100, offset: 0 } as MarketListQuery;
+      const got = await index.slice(search);
+      expect({ ids: got!.markets.map((m) => m.id), total: got!.total }, needle).toEqual(expected(table, search));
+      expect(await index.slice({ ...search, status: "RESOLVED" })).toBeNull();
+    }
+  });
+
+  it("within a small budget, a market moving ACTIVE→RESOLVED leaves the orders and one moving RESOLVED→ACTIVE arrives, searches included", async () => {
+    const { index, table, changed } = harness(mixed(400), 0);
+    await built(index);
+    const search = (needle: string) => ({ status: "ACTIVE", q: needle, sortBy: "VOLUME", sortOrder: "DESC", limit: 200, offset: 0 }) as MarketListQuery;
+    const same = async () => {
+      for (const needle of ["btc", "kelvin"]) {
+        const got = await index.slice(search(needle));
+        expect({ ids: got!.markets.map((m) => m.id), total: got!.total }, needle).toEqual(expected(table, search(needle)));
+      }
+      await expectAllSlicesMatch(index, table, ["ACTIVE"], ALL);
+    };
+    await same();
+    const leaving = [...table.values()].find((r) => r.status === "ACTIVE" && ilike(r, "btc"))!;
+    table.set(leaving.id, { ...leaving, status: "RESOLVED" });
+    changed(leaving.id);
+    await same();
+    expect(index.size.markets).toBe(79);
+    const arriving = [...table.values()].find((r) => r.status === "RESOLVED" && r.id !== leaving.id)!;
+    table.set(arriving.id, { ...arriving, status: "ACTIVE", question: "Back to BTC" });
+    changed(arriving.id);
+    await same();
+    expect(index.size.markets).toBe(80);
+    // A market of a status not kept changes and stays out: read, nothing moves, the searches' matches hold.
+    const scans = index.stats.searchScans;
+    for (const status of ["LOCKED", "RESOLVED"]) {
+      const out = [...table.values()].find((r) => r.status === status)!;
+      table.set(out.id, { ...out, volume: decimal(), question: "BTC kelvin" });
+      changed(out.id);
+    }
+    await same();
+    expect(index.stats.searchScans).toBe(scans);
+    // Many at once (sorted again): a third of ACTIVE leaves, as many arrive.
+    const active = [...table.values()].filter((r) => r.status === "ACTIVE");
+    const resolved = [...table.values()].filter((r) => r.status === "RESOLVED");
+    for (const r of active.slice(0, 30)) table.set(r.id, { ...r, status: "CANCELLED" });
+    for (const r of resolved.slice(0, 300)) table.set(r.id, { ...r, status: "ACTIVE" });
+    for (const r of [...active.slice(0, 30), ...resolved.slice(0, 300)]) changed(r.id);
+    await same();
+  });
+
+  it("a rebuild weighs the statuses again: one grown past the budget goes to SQL, the others stay", async () => {
+    // 20 of each status; the budget fits the 60 listed at the first build's estimate (~970 bytes a market), not 240.
+    const { index, table } = harness(mixed(100), 60 * 1040);
+    await built(index);
+    expect(index.size.kept).toEqual(["ACTIVE", "CANCELLED", "RESOLVED"]);
+    await expectAllSlicesMatch(index, table, ["ACTIVE", "CANCELLED", "RESOLVED"], ALL);
+    for (const r of mixed(1000)) if (r.status === "RESOLVED") table.set(r.id, r);
+    index.event({ kind: "list", slug: null, marketId: null, outcomeId: null }); // inserted in bulk: rebuilt
+    await built(index);
+    expect(index.size.kept).toEqual(["ACTIVE", "CANCELLED"]);
+    await expectAllSlicesMatch(index, table, ["ACTIVE", "CANCELLED"], ALL);
   });
 });

@@ -16,17 +16,24 @@
 // market) marks that market dirty; a slice is taken only after the dirty markets were read again, in one
 // query. Changes that name no market (markets inserted in bulk, truncations) and a lost stream rebuild the
 // index from scratch; until then, lists come from SQL. A users change leaves it be: no list item shows a user.
+//
+// Within a byte budget (LIST_INDEX_MAX_MB): each build counts the markets of each status and keeps the
+// orders of ACTIVE and of as many other listed statuses as fit (`keptStatuses`); a list of a status not kept
+// goes to SQL like any list the orders do not cover. A market that leaves the kept statuses leaves the
+// orders; one that enters them arrives.
 import "server-only";
 import { flatString } from "@/lib/cache/flat-string";
-import { withDatabase } from "@/lib/db/breaker";
-import { readDb } from "@/lib/db/client";
-import type postgres from "postgres";
+import { config } from "@/lib/config";
 import type { ChangeSubscriber } from "@/lib/events/change-stream";
 import type { MarketEvent } from "@/lib/events/market-events";
 import { shared } from "@/lib/process-state";
+import { LIST_STATUSES } from "./constants";
+import { countRows, type IndexRow, loadRows } from "./sql/list-index-rows";
 import type { MarketListQuery, SortBy } from "./schemas";
 import { type Folding, probeFolding, searchNeedle } from "./search-fold";
 import { LRUCache } from "lru-cache";
+
+export type { IndexRow };
 
 /** The sorts whose key is a stored column (TRENDING is corrected to the moment: lib/markets/sql/lists.ts). */
 export type IndexedSort = Exclude<SortBy, "TRENDING">;
@@ -48,20 +55,6 @@ export interface IndexedMarket {
   text: string | null;
   /** Scratch of a search: equal to its stamp while the market is among its matches. */
   mark: number;
-}
-
-/** A market's row as the orders read it (also what a test's loader hands over). */
-export interface IndexRow {
-  id: string;
-  slug: string;
-  status: string;
-  category: string;
-  volume: string;
-  liquidity: string;
-  created: number;
-  ends: number;
-  question: string;
-  description: string;
 }
 
 /** "123.45" → "000…000123.450000": 24 integer digits (numeric(30,6)), 6 decimals. */
@@ -130,6 +123,9 @@ function merged(list: IndexedMarket[], out: IndexedMarket[], incoming: IndexedMa
   return all;
 }
 
+/** A list the orders can hold: a stored-key sort, no sub-category, no q or one of plain ASCII (its status apart: `ListIndex.covers`). */
+const coversShape = (query: MarketListQuery) => query.sortBy !== "TRENDING" && query.subCategory === undefined && (!query.q || searchNeedle(query.q) !== null);
+
 /** First position whose market sorts at or after `m` (binary search). */
 function lowerBound(list: IndexedMarket[], m: IndexedMarket, compare: (a: IndexedMarket, b: IndexedMarket) => number) {
   let lo = 0;
@@ -189,9 +185,19 @@ export class ListIndex {
   private stamp = 0;
   readonly stats = { rebuilds: 0, refreshes: 0, refreshed: 0, slices: 0, fallbacks: 0, searches: 0, searchScans: 0 };
 
+  /** Statuses whose orders are held, as chosen at the last build (ACTIVE always). */
+  private kept: ReadonlySet<string> = new Set(["ACTIVE"]);
+  /** Markets of each status as counted at the last build. */
+  private counts: ReadonlyMap<string, number> = new Map();
+
   constructor(
-    private readonly load: (ids: string[] | null) => Promise<IndexRow[]> = loadRows,
+    /** Every market of `statuses` (ids null: a build), or those of `ids` among them (a refresh). */
+    private readonly load: (ids: string[] | null, statuses: readonly string[]) => Promise<IndexRow[]> = loadRows,
     private readonly probe: () => Promise<Folding | null> = probeFolding,
+    /** Markets per status: what a build weighs against the budget. */
+    private readonly count: () => Promise<ReadonlyMap<string, number>> = countRows,
+    /** The budget in bytes, read at each build (LIST_INDEX_MAX_MB). */
+    private readonly budget: () => number = () => config().LIST_INDEX_MAX_MB * 1024 * 1024,
   ) {}
 
   // ---------------------------------------------------------------- the change stream
@@ -215,7 +221,8 @@ export class ListIndex {
       if (!this.dirty.size) this.dirtySince = Date.now();
       this.dirty.add(id.toLowerCase());
     }
-    // Markets inserted by a statement that did not name them, truncations: anything may differ.
+    // Markets inserted by a statement that did not name them, truncations: anything may differ. (Every
+    // announcement names its market's id; a slug alone, of a market not held, is one from an older build.)
     else if (e.kind === "list" || e.kind === "flush" || e.slug !== null) this.invalidate();
   }
 
@@ -229,9 +236,9 @@ export class ListIndex {
 
   // ---------------------------------------------------------------- reads
 
-  /** Whether `query` is a list the index can answer: stored-key sorts, no sub-category, no q or one of plain ASCII. */
-  static covers(query: MarketListQuery): boolean {
-    return query.sortBy !== "TRENDING" && query.subCategory === undefined && (!query.q || searchNeedle(query.q) !== null);
+  /** Whether `query` is a list the index can answer: a stored-key sort, no sub-category, no q or one of plain ASCII, of a status it keeps. */
+  covers(query: MarketListQuery): boolean {
+    return coversShape(query) && this.kept.has(query.status);
   }
 
   /** A covered query this index can answer now: if it searches, this database's folding is known (else SQL answers). */
@@ -241,11 +248,11 @@ export class ListIndex {
 
   /**
    * The page of `query` as of every change announced before this call, or null when the index cannot
-   * say (not built yet, rebuilding, stream lost): the caller asks SQL. Rejects when re-reading the
+   * say (not built yet, rebuilding, stream lost, a status it does not keep): the caller asks SQL. Rejects when re-reading the
    * changed markets fails (the database is away): the caller's cache may then answer stale.
    */
   async slice(query: MarketListQuery): Promise<ListSlice | null> {
-    if (!ListIndex.covers(query)) return null;
+    if (!this.covers(query)) return null;
     if (!this.current() || !this.answers(query)) {
       this.stats.fallbacks++;
       return null;
@@ -254,7 +261,7 @@ export class ListIndex {
     const refreshed = this.dirty.size > 0 || this.refreshing !== null;
     while (this.dirty.size > 0 || this.refreshing) {
       await (this.refreshing ??= this.refresh());
-      if (!this.current() || !this.answers(query)) {
+      if (!this.current() || !this.covers(query) || !this.answers(query)) {
         this.stats.fallbacks++;
         return null;
       }
@@ -269,7 +276,7 @@ export class ListIndex {
    * old (the cache's stale-if-error bound). Null when there is none to give.
    */
   staleSlice(query: MarketListQuery, maxAgeMs: number): ListSlice | null {
-    if (!ListIndex.covers(query) || !this.answers(query) || !this.built || !this.listening) return null;
+    if (!this.covers(query) || !this.answers(query) || !this.built || !this.listening) return null;
     if (this.dirty.size > 0 && Date.now() - this.dirtySince > maxAgeMs) return null;
     return this.take(query, false);
   }
@@ -335,6 +342,10 @@ export class ListIndex {
     return {
       markets: this.markets.size,
       built: this.built,
+      /** The statuses whose lists the orders answer; the others' come from SQL. */
+      kept: [...this.kept],
+      /** Markets of each status when the orders were last built. */
+      statuses: Object.fromEntries(this.counts),
       searchable: this.folding !== null,
       bytes: this.markets.size * BYTES_PER_MARKET + this.textBytes + kept * 8,
     };
@@ -349,13 +360,19 @@ export class ListIndex {
     this.dirtySince = 0;
     try {
       // A database that cannot be probed keeps search with SQL, lists still from here.
-      const [folding, rows] = await Promise.all([this.probe().catch(() => null), this.load(null)]);
+      const [folding, counts] = await Promise.all([this.probe().catch(() => null), this.count()]);
       if (generation !== this.generation) return; // invalidated meanwhile: another rebuild is wanted
+      const textPerMarket = !folding ? 0 : this.markets.size ? this.textBytes / this.markets.size : TEXT_BYTES_PER_MARKET;
+      const kept = keptStatuses(counts, this.budget(), BYTES_PER_MARKET + textPerMarket);
+      const rows = await this.load(null, kept);
+      if (generation !== this.generation) return;
       this.folding = folding;
+      this.kept = new Set(kept);
+      this.counts = counts;
       this.markets.clear();
       this.bySlug.clear();
       this.textBytes = 0;
-      for (const r of rows) this.put(toMarket(r, folding));
+      for (const r of rows) if (this.kept.has(r.status)) this.put(toMarket(r, folding));
       this.sortAll();
       this.built = true;
       this.stats.rebuilds++;
@@ -376,11 +393,12 @@ export class ListIndex {
     this.dirty.clear();
     this.dirtySince = 0;
     try {
-      const rows = await this.load(ids);
+      const rows = await this.load(ids, [...this.kept]);
       if (generation !== this.generation) return;
+      // A market of a status not kept is absent: it leaves the orders, or stays out of them.
       this.apply(
         ids,
-        rows.map((r) => toMarket(r, this.folding)),
+        rows.filter((r) => this.kept.has(r.status)).map((r) => toMarket(r, this.folding)),
       );
       this.stats.refreshes++;
       this.stats.refreshed += ids.length;
@@ -425,7 +443,7 @@ export class ListIndex {
       const old = this.markets.get(id);
       const now = fresh.get(id);
       if (old && now && sameKeys(old, now)) continue;
-      if (!old && !now) continue; // held neither before nor after: no order holds it, no search finds it
+      if (!old && !now) continue; // of a status not kept before or after (or gone): no order holds it, no search finds it
       if (old && now && sameMatch(old, now)) {
         moves.push([old, now]);
         // The same object, re-keyed below: out of (and back into) an order only where its place changed.
@@ -513,30 +531,29 @@ export class ListIndex {
  */
 const BYTES_PER_MARKET = 540;
 
+/** A market's search text before any is held, as measured at 100,000 markets (43.2 MB); later builds take the average held. */
+const TEXT_BYTES_PER_MARKET = 430;
+
 /**
- * A build reads every market, in the background and never for a request, so it runs under a time limit of
- * its own rather than a request's: at 360,000 markets a read of the whole table from a cold cache takes
- * longer than a request may wait (docs/scale.md), and a build cut short by the request's limit never finished.
+ * The statuses whose orders a build keeps, given the markets of each, the budget and the bytes a market
+ * takes: ACTIVE always (every list's default, and the lists most read); then the other listed statuses,
+ * smallest first, each while all kept so far stay within the budget. Smallest first because a status's
+ * bytes grow with its markets while what it buys (all of its lists and searches from memory) is one
+ * status: the small ones buy the most per byte, and as a catalogue grows the largest (the resolved
+ * markets' archive, the lists read least) is the one given to SQL first. Statuses no list asks for
+ * (PENDING, LOCKED) are never kept.
  */
-const BUILD_READ_TIMEOUT_MS = 120_000;
-
-/** Every market (ids null, a build) or these (a refresh: through the breaker, fast failures while the database is away), with the columns the orders use. */
-const loadRows = (ids: string[] | null) => (ids ? withDatabase(async () => selectRows(await readDb(), ids)) : loadAllRows());
-
-async function loadAllRows(): Promise<IndexRow[]> {
-  const sql = await readDb();
-  return sql.begin(async (tx) => {
-    await tx`SELECT set_config('statement_timeout', ${String(BUILD_READ_TIMEOUT_MS)}, true)`;
-    return selectRows(tx as unknown as postgres.Sql, null);
-  });
-}
-
-async function selectRows(sql: postgres.Sql, ids: string[] | null): Promise<IndexRow[]> {
-  const micros = (column: string) => sql.unsafe(`(extract(epoch FROM ${column}) * 1000000)::float8`);
-  return sql<IndexRow[]>`
-    SELECT id, slug, status, category, total_volume::text AS volume, total_liquidity::text AS liquidity,
-           ${micros("created_at")} AS created, ${micros("trading_ends_at")} AS ends, question, description
-      FROM markets ${ids ? sql`WHERE id = ANY(${ids}::uuid[])` : sql``}`;
+export function keptStatuses(counts: ReadonlyMap<string, number>, budget: number, bytesPerMarket: number): string[] {
+  const kept = ["ACTIVE"];
+  let bytes = (counts.get("ACTIVE") ?? 0) * bytesPerMarket;
+  const others = LIST_STATUSES.filter((s) => s !== "ACTIVE").sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0) || (a < b ? -1 : 1));
+  for (const status of others) {
+    const more = (counts.get(status) ?? 0) * bytesPerMarket;
+    if (bytes + more > budget) break; // the rest are as large or larger
+    kept.push(status);
+    bytes += more;
+  }
+  return kept;
 }
 
 /** One index per process (lib/process-state.ts): route handlers read it, server.ts feeds it. */

@@ -1,6 +1,6 @@
 // GET /api/stats – what this instance holds in memory, for operators and the benchmarks (npm run
 // bench:compare prints it after each run): the response cache's entries and bytes against its budget,
-// the lists' in-memory orders, the list pages kept, the shapes of the packed list items, the process's
+// the lists' in-memory orders (which statuses they keep, against their budget), the list pages kept, the shapes of the packed list items, the process's
 // memory. No database, no market data.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { shapeStats } from "@/lib/cache/json-shapes";
@@ -25,11 +25,11 @@ export function GET() {
   const shapes = shapeStats();
   const pages = keptPages();
   const memory = process.memoryUsage();
-  const { CACHE_MAX_MB } = config();
+  const { CACHE_MAX_MB, LIST_INDEX_MAX_MB } = config();
   const response = Response.json(
     {
       cache: { ...cache.size, mb: mb(cache.size.bytes), budgetMb: CACHE_MAX_MB, live: cache.isLive, ...cache.stats },
-      listIndex: { ...index.size, mb: mb(index.size.bytes), ...index.stats },
+      listIndex: { ...index.size, mb: mb(index.size.bytes), budgetMb: LIST_INDEX_MAX_MB, ...index.stats },
       keptPages: { entries: pages.size, bytes: pages.calculatedSize, mb: mb(pages.calculatedSize) },
       jsonShapes: { ...shapes, mb: mb(shapes.bytes) },
       cachesMb: mb(cache.size.bytes + pages.calculatedSize + index.size.bytes + shapes.bytes),

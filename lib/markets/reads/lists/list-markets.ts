@@ -1,12 +1,12 @@
 // The lists (GET /v1/markets, the list page): from the in-memory order (lib/markets/list-index.ts) with
-// items shared by every page when it covers the query, else from SQL as one entry per key; and the
+// items shared by every page when it covers the query (its shape, and a status it keeps), else from SQL as one entry per key; and the
 // sub-category counts.
 import "server-only";
 import { config } from "@/lib/config";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { recordCheck } from "@/lib/cache/render-record";
 import type { CacheStatus } from "@/lib/cache/response-cache";
-import { ListIndex, listIndex, type ListSlice } from "@/lib/markets/list-index";
+import { listIndex, type ListSlice } from "@/lib/markets/list-index";
 import type { MarketListQuery, MarketListResponse } from "@/lib/markets/schemas";
 import * as listsSql from "@/lib/markets/sql/lists";
 import { loaded, noteResult, read } from "../cache";
@@ -15,7 +15,7 @@ import { listItems } from "./items";
 import { composePage } from "./kept-pages";
 
 export async function listMarkets(query: MarketListQuery): Promise<MarketListResponse> {
-  const fromMemory = ListIndex.covers(query) ? await listFromIndex(query) : null;
+  const fromMemory = listIndex().covers(query) ? await listFromIndex(query) : null;
   if (fromMemory) return fromMemory;
   const tags = query.sortBy === "LIQUIDITY" ? [LIST, LIST_BY_LIQUIDITY] : [LIST];
   return read(["markets", "list", query], tags, async () => {
@@ -30,7 +30,7 @@ export async function listMarkets(query: MarketListQuery): Promise<MarketListRes
  * A stored-order list of any key: the in-memory order's slice (lib/markets/list-index.ts) and items shared
  * by every page, each an entry of its own, fresh with its market. Not kept as a page: with thousands of
  * keys (crawlers, the long tail) pages would only push the items out, and a page costs no more to put
- * together than to look up. Null when the order cannot answer (being built, stream lost): SQL does.
+ * together than to look up. Null when the order cannot answer (being built, stream lost, the status no longer kept): SQL does.
  */
 async function listFromIndex(query: MarketListQuery): Promise<MarketListResponse | null> {
   let slice: ListSlice | null;
