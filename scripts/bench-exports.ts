@@ -151,6 +151,8 @@ function exportOnce(): Promise<{ rows: number; bytes: number; ms: number; rssBef
   });
 }
 
+// The machine's load around the measured part: a shared machine moves every figure here.
+const loadBefore = os.loadavg()[0];
 const readers = Array.from({ length: 2 }, () => reader());
 // Warm-up: plans cached, pages in memory.
 await new Promise((r) => setTimeout(r, 3000));
@@ -171,6 +173,7 @@ for (let round = 0; round < rounds; round++) {
 }
 reading = false;
 await Promise.all(readers);
+const loadAfter = os.loadavg()[0];
 server.kill("SIGTERM");
 await sql.end();
 await base.stop();
@@ -179,6 +182,7 @@ const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs
 const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
 console.log(`| measure | result | target |`);
 console.log(`|---|---:|---|`);
+console.log(`| load average (1 min) before / after the measured part, ${os.cpus().length} cores | ${loadBefore.toFixed(2)} / ${loadAfter.toFixed(2)} | |`);
 console.log(
   `| export of ${DAY} (trades) alone: ${alone.rows.toLocaleString("en")} rows in ${(alone.ms / 1000).toFixed(2)} s | ${Math.round(alone.rows / (alone.ms / 1000)).toLocaleString("en")} rows/s | ≥ 200,000 rows/s |`,
 );

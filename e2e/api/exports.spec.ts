@@ -376,7 +376,7 @@ test.describe("GET /v1/exports/{dataset}/{day}.parquet (RFC 9110)", () => {
   });
 });
 
-test('the job\'s COPY runs in a backend lowered to nice 19 when the database is on this machine (docs/deploy.md "Exports")', async () => {
+test('the job\'s COPY runs in a backend lowered to nice 19, its autogroup too, when the database is on this machine (docs/deploy.md "Exports")', async () => {
   const sql = postgres(testRun().databaseUrl, { max: 1, onnotice: () => {} });
   try {
     const [{ pid }] = await sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
@@ -385,6 +385,9 @@ test('the job\'s COPY runs in a backend lowered to nice 19 when the database is 
     expect(nice()).toBe(0);
     expect(await lowerBackendPriority(sql)).toBe(true);
     expect(nice()).toBe(19);
+    // a backend leads a session of its own: its autogroup, which weighs against the other sessions, is lowered too
+    const autogroup = `/proc/${pid}/autogroup`;
+    if (fs.existsSync(autogroup)) expect(fs.readFileSync(autogroup, "utf8")).toMatch(/ nice 19\n?$/);
     // the session goes on working
     expect((await sql`SELECT 1 AS one`)[0].one).toBe(1);
   } finally {

@@ -20,6 +20,9 @@ export async function openDuck(dir: string, { threads = 1, memoryLimitMb = 64 } 
   });
   const connection = await instance.connect();
   await connection.run("SET TimeZone = 'UTC'");
+  // The CSV is always the streaming side of a join, never the one held in memory: a day read from a pipe has no
+  // size for the optimizer to compare (the trades' one-row users lists, ./trade-users.ts).
+  await connection.run("SET disabled_optimizers = 'build_side_probe_side'");
   return {
     connection,
     close: () => {

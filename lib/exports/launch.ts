@@ -6,6 +6,12 @@
 // COPY blocks) and, when the database runs on this machine, lowered to nice 19 as well (lowerBackendPriority):
 // at its own priority it took a core from the reads whenever DuckDB was reading. Where chrt is missing or
 // refused, the process runs at nice 19.
+//
+// Linux's autogroups (kernel.sched_autogroup_enabled, on by default in most distributions): the scheduler shares
+// the CPU between sessions first, and a nice or a policy only counts within a session. A PostgreSQL backend leads
+// a session of its own (it calls setsid), so its nice 19 weighed nothing against the sessions of the requests; the
+// job's process sat in the server's session and, whenever the server waited for the database, its session took a
+// full share beside the backends'. So both are sessions of their own with an autogroup nice of 19 (lowerAutogroup).
 import { type ChildProcess, execFileSync, spawn, type SpawnOptions } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -30,19 +36,45 @@ export function canRunIdle(): boolean {
   return idlePolicy;
 }
 
-/** Starts `node --import tsx <script> …args` at the job's priority: SCHED_IDLE, or nice 19 without it. */
+/**
+ * Lowers the autogroup of `pid` to nice 19 when `pid` leads its own session, whose autogroup is then its alone (a
+ * PostgreSQL backend, the job's process). Needs the right to write /proc/<pid>/autogroup (root, or the same user);
+ * returns whether it was lowered (false without autogroups in the kernel).
+ */
+export function lowerAutogroup(pid: number): boolean {
+  try {
+    // /proc/<pid>/stat after the parenthesised command: state, parent, process group, session
+    const session = Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[3]);
+    if (session !== pid) return false;
+    fs.writeFileSync(`/proc/${pid}/autogroup`, String(FALLBACK_NICE));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts `node --import tsx <script> …args` at the job's priority: SCHED_IDLE, or nice 19 without it, in a session
+ * of its own whose autogroup is at nice 19. Not in the parent's process group: a signal to that group (Ctrl-C) does
+ * not reach it, so the parent stops it itself and the script exits when its parent is gone (./worker.ts).
+ */
 export function spawnAtIdlePriority(script: string, args: readonly string[], options: SpawnOptions): ChildProcess {
   const node = [process.execPath, "--import", "tsx", script, ...args];
-  if (canRunIdle()) return spawn("chrt", ["--idle", "0", ...node], options);
-  const child = spawn(node[0], node.slice(1), options);
-  try {
-    if (child.pid) os.setPriority(child.pid, FALLBACK_NICE);
-  } catch {}
+  const idle = canRunIdle();
+  const child = idle ? spawn("chrt", ["--idle", "0", ...node], { ...options, detached: true }) : spawn(node[0], node.slice(1), { ...options, detached: true });
+  if (!child.pid) return child;
+  if (!idle) {
+    try {
+      os.setPriority(child.pid, FALLBACK_NICE);
+    } catch {}
+  }
+  lowerAutogroup(child.pid);
   return child;
 }
 
 /**
- * Lowers the PostgreSQL backend of `sql` (one connection) to nice 19 when it is a process of this machine:
+ * Lowers the PostgreSQL backend of `sql` (one connection) to nice 19, and its autogroup with it (lowerAutogroup),
+ * when it is a process of this machine:
  * the server's data directory holds a postmaster.pid naming the backend's parent. A database elsewhere keeps
  * its priorities (docs/deploy.md "Exports": run the job against a replica there). Needs the right to read
  * data_directory (a superuser or pg_read_all_settings) and to renice the backend (root, or the same user);
@@ -56,6 +88,7 @@ export async function lowerBackendPriority(sql: postgres.Sql): Promise<boolean> 
     const parent = Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[1]);
     if (!postmaster || parent !== postmaster) return false;
     os.setPriority(pid, FALLBACK_NICE);
+    lowerAutogroup(pid);
     return true;
   } catch {
     return false;

@@ -11,6 +11,12 @@ import { runExportPass } from "./job";
 import { TMP_DIR } from "./store";
 import { JOB_SESSION } from "./writer";
 
+// Started in a session of its own (./launch.ts): nothing stops it with its parent but this.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) process.exit(1);
+}, 1000).unref();
+
 const c = config();
 if (!c.DATABASE_URL) throw new Error("DATABASE_URL is not set");
 const dir = path.resolve(c.EXPORT_DIR);

@@ -1,0 +1,31 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { canRunIdle, spawnAtIdlePriority } from "./launch";
+
+/** /proc/<pid>/stat after the parenthesised command: [state, parent, process group, session, …]. */
+const statOf = (pid: number) => fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+
+describe('the export job\'s process (docs/deploy.md "Exports")', () => {
+  it.runIf(process.platform === "linux")("runs at idle priority in a session of its own, whose autogroup is at nice 19", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "launch-"));
+    const script = path.join(dir, "wait.ts");
+    fs.writeFileSync(script, "setTimeout(() => {}, 30_000);\n");
+    // Checked as soon as it is started (the spawn returns once chrt is executed, chrt sets the policy): at idle
+    // priority on a busy machine, Node's own start may take long.
+    const child = spawnAtIdlePriority(script, [], { stdio: "ignore" });
+    try {
+      const pid = child.pid!;
+      const stat = statOf(pid);
+      expect(Number(stat[3])).toBe(pid);
+      expect(Number(stat[3])).not.toBe(Number(statOf(process.pid)[3]));
+      // policy: the 41st field of /proc/<pid>/stat, the 39th after the command; SCHED_IDLE is 5
+      await expect.poll(() => Number(statOf(pid)[38]), { timeout: 10_000 }).toBe(canRunIdle() ? 5 : 0);
+      if (fs.existsSync(`/proc/${pid}/autogroup`)) expect(fs.readFileSync(`/proc/${pid}/autogroup`, "utf8")).toMatch(/ nice 19\n?$/);
+    } finally {
+      child.kill("SIGTERM");
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
