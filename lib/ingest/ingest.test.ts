@@ -145,92 +145,96 @@ async function ingestAll(sql: postgres.Sql, lines: string[], batchSize: number, 
 }
 
 describe("ingest – a stream against a real database", () => {
-  it.each([1, 3])("bad lines, duplicates and out-of-order events, in batches of %i lane(s), leave every derived structure equal to a rebuild", async (lanes) => {
-    const { sql } = await freshDatabase();
-    const clean = venueLines(3000);
-    const preamble = 50 + 20;
-    // Out of order: after the preamble, windows of 25 lines reversed; and every 7th line comes again 40 lines later.
-    const shuffled = clean.slice(0, preamble);
-    const rest = clean.slice(preamble);
-    for (let i = 0; i < rest.length; i += 25) shuffled.push(...rest.slice(i, i + 25).reverse());
-    const withDupes: string[] = [];
-    const again = new Map<number, string[]>();
-    for (const [i, l] of shuffled.entries()) {
-      withDupes.push(l, ...(again.get(i) ?? []));
-      if (i >= preamble && i % 7 === 0) again.set(i + 40, [...(again.get(i + 40) ?? []), l]);
-    }
-    // Bad lines at known places (1-based numbers in the final stream).
-    const firstOrder = JSON.parse(clean.find((l) => l.startsWith('{"order"'))!).order;
-    const bad: [number, string, string][] = [
-      [5, "{not json", "(root): not JSON"],
-      [200, JSON.stringify({ order: { ...firstOrder, price: "0.5555" } }), "order.price: expected a decimal string 0.001..0.999 with at most 3 decimals"],
-      [
-        900,
-        JSON.stringify({ order: { ...firstOrder, price: firstOrder.price === "0.500" ? "0.501" : "0.500", updated_at: "2026-11-29T00:00:00Z" } }),
-        "order.price: differs from the order as first written",
-      ],
-      [
-        1500,
-        JSON.stringify({
-          trade: {
-            id: "6f1c2a57-0000-4000-8000-000000000001",
-            market_id: firstOrder.market_id,
-            outcome_id: "6f1c2a57-0000-4000-8000-000000000002",
-            price: "0.5",
-            shares: "1",
-            maker_user_id: null,
-            taker_user_id: null,
-            executed_at: "2026-11-28T12:00:00Z",
-          },
-        }),
-        "trade.outcome_id: unknown outcome",
-      ],
-      [2500, JSON.stringify({ comment: {} }), "comment: unknown event kind"],
-    ];
-    const lines = [...withDupes];
-    for (const [n, text] of bad) lines.splice(n - 1, 0, text);
+  it.each([1, 3])(
+    "bad lines, duplicates and out-of-order events, in batches of %i lane(s), leave every derived structure equal to a rebuild",
+    async (lanes) => {
+      const { sql } = await freshDatabase();
+      const clean = venueLines(3000);
+      const preamble = 50 + 20;
+      // Out of order: after the preamble, windows of 25 lines reversed; and every 7th line comes again 40 lines later.
+      const shuffled = clean.slice(0, preamble);
+      const rest = clean.slice(preamble);
+      for (let i = 0; i < rest.length; i += 25) shuffled.push(...rest.slice(i, i + 25).reverse());
+      const withDupes: string[] = [];
+      const again = new Map<number, string[]>();
+      for (const [i, l] of shuffled.entries()) {
+        withDupes.push(l, ...(again.get(i) ?? []));
+        if (i >= preamble && i % 7 === 0) again.set(i + 40, [...(again.get(i + 40) ?? []), l]);
+      }
+      // Bad lines at known places (1-based numbers in the final stream).
+      const firstOrder = JSON.parse(clean.find((l) => l.startsWith('{"order"'))!).order;
+      const bad: [number, string, string][] = [
+        [5, "{not json", "(root): not JSON"],
+        [200, JSON.stringify({ order: { ...firstOrder, price: "0.5555" } }), "order.price: expected a decimal string 0.001..0.999 with at most 3 decimals"],
+        [
+          900,
+          JSON.stringify({ order: { ...firstOrder, price: firstOrder.price === "0.500" ? "0.501" : "0.500", updated_at: "2026-11-29T00:00:00Z" } }),
+          "order.price: differs from the order as first written",
+        ],
+        [
+          1500,
+          JSON.stringify({
+            trade: {
+              id: "6f1c2a57-0000-4000-8000-000000000001",
+              market_id: firstOrder.market_id,
+              outcome_id: "6f1c2a57-0000-4000-8000-000000000002",
+              price: "0.5",
+              shares: "1",
+              maker_user_id: null,
+              taker_user_id: null,
+              executed_at: "2026-11-28T12:00:00Z",
+            },
+          }),
+          "trade.outcome_id: unknown outcome",
+        ],
+        [2500, JSON.stringify({ comment: {} }), "comment: unknown event kind"],
+      ];
+      const lines = [...withDupes];
+      for (const [n, text] of bad) lines.splice(n - 1, 0, text);
 
-    const { stats, rejected } = await ingestAll(sql, lines, 150, lanes);
-    expect(rejected.map((r) => r.line)).toEqual(bad.map(([n]) => n));
-    for (const [k, [, , message]] of bad.entries()) expect(rejected[k].error).toContain(message);
-    expect(stats.batches).toBeGreaterThan(10);
-    // Every line counted once, a user line too though each lane writes it.
-    expect(stats.accepted).toBe(lines.length - bad.length);
-    expect(Object.values(stats.kinds).reduce((a, b) => a + b, 0)).toBe(stats.accepted);
+      const { stats, rejected } = await ingestAll(sql, lines, 150, lanes);
+      expect(rejected.map((r) => r.line)).toEqual(bad.map(([n]) => n));
+      for (const [k, [, , message]] of bad.entries()) expect(rejected[k].error).toContain(message);
+      expect(stats.batches).toBeGreaterThan(10);
+      // Every line counted once, a user line too though each lane writes it.
+      expect(stats.accepted).toBe(lines.length - bad.length);
+      expect(Object.values(stats.kinds).reduce((a, b) => a + b, 0)).toBe(stats.accepted);
 
-    // The orders are each one's newest state, whatever order and how often they came.
-    const want = expectedOrders(clean);
-    const got = await sql<{ id: string; status: string; filled_shares: string }[]>`SELECT id, status, filled_shares::text FROM orders`;
-    expect(got.length).toBe(want.size);
-    for (const o of got)
-      expect({ id: o.id, status: o.status, filled: o.filled_shares }).toEqual({
-        id: o.id,
-        status: want.get(o.id)!.status,
-        filled: want.get(o.id)!.filled_shares,
-      });
-    const trades = new Set(clean.filter((l) => l.startsWith('{"trade"')).map((l) => JSON.parse(l).trade.id));
-    const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM trades`;
-    expect(n).toBe(trades.size);
-    expect(trades.size).toBeGreaterThan(100);
+      // The orders are each one's newest state, whatever order and how often they came.
+      const want = expectedOrders(clean);
+      const got = await sql<{ id: string; status: string; filled_shares: string }[]>`SELECT id, status, filled_shares::text FROM orders`;
+      expect(got.length).toBe(want.size);
+      for (const o of got)
+        expect({ id: o.id, status: o.status, filled: o.filled_shares }).toEqual({
+          id: o.id,
+          status: want.get(o.id)!.status,
+          filled: want.get(o.id)!.filled_shares,
+        });
+      const trades = new Set(clean.filter((l) => l.startsWith('{"trade"')).map((l) => JSON.parse(l).trade.id));
+      const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM trades`;
+      expect(n).toBe(trades.size);
+      expect(trades.size).toBeGreaterThan(100);
 
-    expect(await mismatches(sql)).toEqual([]);
+      expect(await mismatches(sql)).toEqual([]);
 
-    // The announcements of the writes were made (migration 0021): books and trades of the stream's markets.
-    const kinds = await sql<{ k: string }[]>`SELECT DISTINCT event->>'k' AS k FROM change_log`;
-    expect(kinds.map((r) => r.k)).toEqual(expect.arrayContaining(["orderbook", "trade"]));
+      // The announcements of the writes were made (migration 0021): books and trades of the stream's markets.
+      const kinds = await sql<{ k: string }[]>`SELECT DISTINCT event->>'k' AS k FROM change_log`;
+      expect(kinds.map((r) => r.k)).toEqual(expect.arrayContaining(["orderbook", "trade"]));
 
-    // The same stream again changes nothing.
-    const [before] = await sql<
-      { v: string; p: string }[]
-    >`SELECT (SELECT sum(version) FROM book_heads)::text AS v, (SELECT max(position) FROM change_log)::text AS p`;
-    const second = await ingestAll(sql, lines, 400, lanes);
-    expect(second.stats).toMatchObject({ orders: 0, trades: 0, markets: 0, users: 0 });
-    const [after] = await sql<
-      { v: string; p: string }[]
-    >`SELECT (SELECT sum(version) FROM book_heads)::text AS v, (SELECT max(position) FROM change_log)::text AS p`;
-    expect(after).toEqual(before);
-    await sql.end();
-  }, 180_000);
+      // The same stream again changes nothing.
+      const [before] = await sql<
+        { v: string; p: string }[]
+      >`SELECT (SELECT sum(version) FROM book_heads)::text AS v, (SELECT max(position) FROM change_log)::text AS p`;
+      const second = await ingestAll(sql, lines, 400, lanes);
+      expect(second.stats).toMatchObject({ orders: 0, trades: 0, markets: 0, users: 0 });
+      const [after] = await sql<
+        { v: string; p: string }[]
+      >`SELECT (SELECT sum(version) FROM book_heads)::text AS v, (SELECT max(position) FROM change_log)::text AS p`;
+      expect(after).toEqual(before);
+      await sql.end();
+    },
+    180_000,
+  );
 
   it("one statement per line: a book's 250 versions, a snapshot every 200, and a crossed book and back, replay to the served book", async () => {
     const { sql } = await freshDatabase();
@@ -359,9 +363,15 @@ describe("ingest – a stream against a real database", () => {
     ]);
     // Nothing changed but the values' spelling: nothing to say.
     expect(await heard(() => sql`UPDATE markets SET total_volume = total_volume::numeric(30,9), tags = tags WHERE id = ${a.id}`)).toEqual([]);
-    expect(await heard(() => sql`UPDATE markets SET slug = ${`${a.slug}-x`} WHERE id = ${a.id}`)).toEqual(["a price", `a market ${a.slug}-x`, `a market ${a.slug}`]);
+    expect(await heard(() => sql`UPDATE markets SET slug = ${`${a.slug}-x`} WHERE id = ${a.id}`)).toEqual([
+      "a price",
+      `a market ${a.slug}-x`,
+      `a market ${a.slug}`,
+    ]);
     // Two markets in one statement: each its own, in order per market.
-    const both = await heard(() => sql`UPDATE markets SET question = question || ' again', total_liquidity = total_liquidity + 2 WHERE id IN (${a.id}, ${b.id})`);
+    const both = await heard(
+      () => sql`UPDATE markets SET question = question || ' again', total_liquidity = total_liquidity + 2 WHERE id IN (${a.id}, ${b.id})`,
+    );
     expect(both.filter((e) => e.startsWith("a"))).toEqual(["a price", "a detail"]);
     expect(both.filter((e) => e.startsWith("b"))).toEqual(["b price", "b detail"]);
     await sql.end();

@@ -170,7 +170,10 @@ describe("ListIndex", () => {
       for (const was of Object.values(before))
         for (const [key, { list, ids }] of was) {
           expect(orders.get(key), `${key}: the same array`).toBe(list);
-          expect(list.map((m) => m.id), `${key}: in the same order`).toEqual(ids);
+          expect(
+            list.map((m) => m.id),
+            `${key}: in the same order`,
+          ).toEqual(ids);
         }
     }
     const [id] = table.keys();
