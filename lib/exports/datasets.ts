@@ -2,21 +2,8 @@
 // (CSV from COPY, or JSON lines for the markets snapshot, which goes through the API's own URL rule) and
 // the Parquet schema DuckDB writes it as. The column lists here are the documented schemas: change one
 // and docs/api.md "Exports" changes with it. Names, days and paths are checked in ./names.ts.
-import type { ExportDataset } from "./names";
+import type { DayRange, ExportDataset } from "./names";
 import { USER_LISTS, USER_TYPE, userOf } from "./trade-users";
-
-/** A day as [start, end) instants in UTC, the literals COPY takes (COPY has no bind parameters). */
-export interface DayRange {
-  day: string;
-  start: string;
-  end: string;
-}
-
-export function dayRange(day: string): DayRange {
-  const start = new Date(`${day}T00:00:00Z`);
-  const end = new Date(start.getTime() + 86_400_000);
-  return { day, start: start.toISOString(), end: end.toISOString() };
-}
 
 /** One Parquet column: its name, the DuckDB type of the file, and how the source text becomes it. */
 interface Column {

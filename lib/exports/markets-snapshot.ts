@@ -6,7 +6,7 @@ import fs from "node:fs";
 import { once } from "node:events";
 import type { Sql } from "@/lib/db/client";
 import { safeUrl } from "@/lib/markets/urls";
-import type { DayRange } from "./datasets";
+import type { DayRange } from "./names";
 
 interface OutcomeJson {
   image_url: string | null;

@@ -14,6 +14,19 @@ export function isDay(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
+/** A day as [start, end) instants in UTC, the literals COPY takes (COPY has no bind parameters). */
+export interface DayRange {
+  day: string;
+  start: string;
+  end: string;
+}
+
+export function dayRange(day: string): DayRange {
+  const start = new Date(`${day}T00:00:00Z`);
+  const end = new Date(start.getTime() + 86_400_000);
+  return { day, start: start.toISOString(), end: end.toISOString() };
+}
+
 export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 export const addDays = (day: string, n: number): string => dayOf(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000);
 

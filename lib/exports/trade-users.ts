@@ -6,7 +6,7 @@
 // sort after it costs more than the join in PostgreSQL that this replaces. An id missing from the ENUM fails
 // the CSV read, and with it the day's file: never a file with a name left out.
 import type { DuckDBConnection } from "@duckdb/node-api";
-import type { DayRange } from "./datasets";
+import type { DayRange } from "./names";
 
 /** The ENUM of the day's user ids (text), recreated for each trades file. */
 export const USER_TYPE = "day_user";

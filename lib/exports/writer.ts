@@ -17,10 +17,10 @@ import { pipeline } from "node:stream/promises";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import postgres from "postgres";
 import type { Sql } from "@/lib/db/client";
-import { DATASETS, dayRange, duckColumns } from "./datasets";
+import { DATASETS, duckColumns } from "./datasets";
 import { lowerBackendPriority } from "./launch";
 import { writeMarketsSnapshot } from "./markets-snapshot";
-import { type ExportDataset, storedName } from "./names";
+import { dayRange, type ExportDataset, storedName } from "./names";
 import { TMP_DIR } from "./store";
 import { type DayUser, dayUsersQuery, loadDayUsers } from "./trade-users";
 
