@@ -60,7 +60,7 @@ export class Ingest {
     sql: Sql,
     private opts: IngestOptions = {},
   ) {
-    this.lanes = Array.from({ length: Math.max(1, opts.lanes ?? 1) }, (_, lane) => {
+    this.lanes = Array.from({ length: Math.max(1, opts.lanes ?? 1) }, () => {
       const writer = new IngestWriter(sql);
       return new Batcher<Line>({
         maxSize: opts.batchSize ?? 1000,
@@ -74,14 +74,15 @@ export class Ingest {
           s.trades += out.trades;
           s.markets += out.markets;
           s.users += out.users;
+          // A user line's copies in the other lanes are counted and reported by its first lane only.
+          const copies = new Set(lines.filter((l) => l.copy).map((l) => l.n));
           const bad = new Set(out.rejected.map((r) => r.line));
           for (const l of lines) {
             if (l.copy || bad.has(l.n)) continue;
             s.kinds[l.event.kind]++;
             s.accepted++;
           }
-          // A user line's copies in the other lanes are reported by its first lane only.
-          for (const r of out.rejected) if (lane === 0 || !lines.some((l) => l.copy && l.n === r.line)) this.reject(r);
+          for (const r of out.rejected) if (!copies.has(r.line)) this.reject(r);
           this.opts.onBatch?.(lines.length, Date.now() - Math.min(...lines.map((l) => l.readAt)));
         },
       });
