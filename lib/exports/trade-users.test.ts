@@ -84,13 +84,18 @@ describe('trades file – users named in DuckDB (docs/api.md "Exports")', () => 
     );
   });
 
-  it("writes the notional as PostgreSQL's round(price * shares, 6): half away from zero, exact up to 10^12 shares", async () => {
+  it("writes the notional as PostgreSQL's round(price * shares, 6): half away from zero, exact up to 10^12 shares, in 64 bits and past them", async () => {
     const cases: [string, string][] = [
       ["0.5", "0.000001"],
       ["0.5", "0.000003"],
       ["0.125", "0.000004"],
       ["0.001", "0.000499"],
       ["0.001", "0.0005"],
+      // Either side of 10^8 shares, where the product leaves 64 bits for 128.
+      ["0.999", "99999999.999999"],
+      ["0.5", "99999999.999999"],
+      ["0.5", "100000000.000001"],
+      ["0.999", "100000000"],
       ["0.999", "999999999999.999999"],
       ["1", "999999999999.999999"],
       ["0.333", "12.34"],
