@@ -3,7 +3,7 @@
 // The loader stands in for the table here; e2e/api/list-index.spec.ts checks the same against PostgreSQL.
 import { describe, expect, it } from "vitest";
 import type { MarketEvent } from "@/lib/events/market-events";
-import { fixedWidth, type IndexRow, keptStatuses, ListIndex } from "./list-index";
+import { fixedWidth, type IndexRow, keptStatuses, ListIndex, type ListSlice } from "./list-index";
 import type { MarketListQuery } from "./schemas";
 import { FOLD_TEST, foldingOf, searchNeedle } from "./search-fold";
 
@@ -233,6 +233,46 @@ describe("ListIndex", () => {
     await new Promise((r) => setTimeout(r, 5));
     const [a, b, c] = await Promise.all([first, index.slice(q), index.slice({ ...q, q: "brand new" })]);
     for (const got of [a, b, c]) expect(got?.markets[0]?.id).toBe(fresh.id);
+  });
+
+  it("under a stream of changes that never pauses, a slice waits for the changes heard before it, not for those after", async () => {
+    const rows = Array.from({ length: 50 }, () => ({ ...row(), status: "ACTIVE" }));
+    const table = new Map(rows.map((r) => [r.id, r]));
+    let rereads = 0;
+    const index = new ListIndex(
+      async (ids) => {
+        if (!ids) return [...table.values()];
+        rereads++;
+        await new Promise((r) => setTimeout(r, 20)); // each re-read of the changed markets takes a while
+        return ids.flatMap((id) => (table.has(id) ? [table.get(id)!] : []));
+      },
+      jsFolding,
+      () => countsOf(table.values()),
+    );
+    index.subscriber.listening?.(false);
+    await built(index);
+    // A venue's stream: some market's volume changes every 2 ms, for as long as the test runs.
+    let n = 0;
+    const stream = setInterval(() => {
+      const r = rows[n++ % rows.length];
+      table.set(r.id, { ...r, volume: `${1000 + n}.000000` });
+      index.event({ kind: "trade", marketId: r.id, slug: null, outcomeId: null });
+    }, 2);
+    try {
+      await new Promise((r) => setTimeout(r, 30));
+      const top = rows[7];
+      table.set(top.id, { ...top, volume: "900000000000000000.000000" });
+      index.event({ kind: "trade", marketId: top.id, slug: null, outcomeId: null });
+      const before = rereads;
+      const q = { status: "ACTIVE", sortBy: "VOLUME", sortOrder: "DESC", limit: 1, offset: 0 } as MarketListQuery;
+      const got = await Promise.race([index.slice(q), new Promise<"waiting">((r) => setTimeout(() => r("waiting"), 2_000))]);
+      expect(got).not.toBe("waiting");
+      expect((got as ListSlice).markets[0].id).toBe(top.id);
+      // The read under way when it was asked (which may have missed its change), then one that holds it.
+      expect(rereads - before).toBeLessThanOrEqual(2);
+    } finally {
+      clearInterval(stream);
+    }
   });
 
   it("a failed read of changed markets rejects the slice and keeps them dirty", async () => {

@@ -166,6 +166,10 @@ export class ListIndex {
   private readonly dirty = new Set<string>();
   /** Unix ms of the oldest change not yet read (0: none). */
   private dirtySince = 0;
+  /** Changes of a market heard so far (a count that only grows). */
+  private heard = 0;
+  /** The first `read` of the changes heard are in the orders: a read waits for those heard before it, not for the ones after. */
+  private read = 0;
   private built = false;
   private listening = false;
   private rebuildWanted = true;
@@ -220,6 +224,7 @@ export class ListIndex {
     if (id) {
       if (!this.dirty.size) this.dirtySince = Date.now();
       this.dirty.add(id.toLowerCase());
+      this.heard++;
     }
     // Markets inserted by a statement that did not name them, truncations: anything may differ. (Every
     // announcement names its market's id; a slug alone, of a market not held, is one from an older build.)
@@ -257,9 +262,11 @@ export class ListIndex {
       this.stats.fallbacks++;
       return null;
     }
-    // A read already under way holds changes announced before this call too (it took them off the dirty set).
-    const refreshed = this.dirty.size > 0 || this.refreshing !== null;
-    while (this.dirty.size > 0 || this.refreshing) {
+    // The changes announced before this call, and only those: under a stream that never pauses, changes
+    // heard while it waits are for the reads after it (at most one refresh under way and one more).
+    const need = this.heard;
+    const refreshed = this.read < need;
+    while (this.read < need) {
       await (this.refreshing ??= this.refresh());
       if (!this.current() || !this.covers(query) || !this.answers(query)) {
         this.stats.fallbacks++;
@@ -358,6 +365,7 @@ export class ListIndex {
     this.rebuildWanted = false;
     this.dirty.clear(); // the full read covers them; changes heard from now on are marked again
     this.dirtySince = 0;
+    const heard = this.heard;
     try {
       // A database that cannot be probed keeps search with SQL, lists still from here.
       const [folding, counts] = await Promise.all([this.probe().catch(() => null), this.count()]);
@@ -374,6 +382,7 @@ export class ListIndex {
       this.textBytes = 0;
       for (const r of rows) if (this.kept.has(r.status)) this.put(toMarket(r, folding));
       this.sortAll();
+      this.read = Math.max(this.read, heard);
       this.built = true;
       this.stats.rebuilds++;
     } catch {
@@ -390,16 +399,18 @@ export class ListIndex {
     const generation = this.generation;
     const ids = [...this.dirty];
     const since = this.dirtySince;
+    const heard = this.heard;
     this.dirty.clear();
     this.dirtySince = 0;
     try {
-      const rows = await this.load(ids, [...this.kept]);
+      const rows = ids.length ? await this.load(ids, [...this.kept]) : [];
       if (generation !== this.generation) return;
       // A market of a status not kept is absent: it leaves the orders, or stays out of them.
       this.apply(
         ids,
         rows.filter((r) => this.kept.has(r.status)).map((r) => toMarket(r, this.folding)),
       );
+      this.read = Math.max(this.read, heard);
       this.stats.refreshes++;
       this.stats.refreshed += ids.length;
     } catch (err) {
