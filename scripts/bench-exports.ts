@@ -78,7 +78,7 @@ if (have < tradesWanted) {
                    FROM generate_series(1, ${tradesWanted - have}) i, o, u)
       INSERT INTO trades (id, market_id, outcome_id, price, shares, maker_user_id, taker_user_id, executed_at)
       SELECT gen_random_uuid(), o.mids[g.k], o.ids[g.k], round((0.01 + random() * 0.98)::numeric, 3), round((1 + random() ^ 3 * 2000)::numeric, 2),
-             u.ids[g.a], u.ids[g.b], ${dayStart}::timestamptz + (g.i * 86400.0 / ${tradesWanted - have} + random() * 0.01) * interval '1 second'
+             u.ids[g.a], u.ids[g.b], ${dayStart}::timestamptz + ((g.i - 1 + random()) * 86400.0 / ${tradesWanted - have}) * interval '1 second'
         FROM g, o, u`;
   });
   await sql`VACUUM ANALYZE trades`;
