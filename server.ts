@@ -136,8 +136,9 @@ async function main() {
   if (applied.length) log(`applied ${applied.length} migration(s)`);
 
   if (!SKIP_SEED) {
-    const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM markets`;
-    if (n === 0) {
+    // Whether there is any market, not how many: a count of a large catalogue on a cold cache outlasts the pool's statement timeout.
+    const [{ empty }] = await sql<{ empty: boolean }[]>`SELECT NOT EXISTS (SELECT 1 FROM markets) AS empty`;
+    if (empty) {
       log("database is empty: seeding demo data");
       const { seedDatabase } = await import("./lib/seed/seed");
       await seedDatabase(sql, { log });
