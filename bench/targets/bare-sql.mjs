@@ -36,7 +36,10 @@ const marketJson = (m) =>
 /** sortBy → the column it orders by (docs/api.md "Sorting"); TRENDING is not among the mixes' sorts. */
 export const SORT_COLUMNS = { VOLUME: "total_volume", LIQUIDITY: "total_liquidity", CREATED: "created_at", ENDING: "trading_ends_at" };
 
-/** ILIKE pattern of a case-insensitive substring, its wildcards escaped and NULs dropped, as the app does. */
+/**
+ * ILIKE pattern of a case-insensitive substring, its wildcards escaped and NULs dropped, as the app does; matched
+ * against market_search, where the schema keeps the markets' text and list filters with its trigram indexes (migration 0026).
+ */
 const substring = (q) => `%${q.replaceAll("\0", "").replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
@@ -49,7 +52,9 @@ export async function listBody(sql, { status, category, q, sortBy, sortOrder, li
   const pattern = q ? substring(q) : null;
   const filter = sql`m.status = ${status}::market_status
     ${category ? sql`AND m.category = ${category}::market_category` : sql``}
-    ${pattern ? sql`AND (m.question ILIKE ${pattern} OR m.description ILIKE ${pattern})` : sql``}`;
+    ${pattern ? sql`AND m.id IN (SELECT s.market_id FROM market_search s WHERE s.status = ${status}::market_status
+                  ${category ? sql`AND s.category = ${category}::market_category` : sql``}
+                  AND (s.question ILIKE ${pattern} OR s.description ILIKE ${pattern}))` : sql``}`;
   // Every sort ends with the id in the same direction, so pages never repeat or skip a market.
   const order = (alias) => sql.unsafe(`${alias}.${column} ${dir}, ${alias}.id ${dir}`);
   const [{ body }] = await sql`

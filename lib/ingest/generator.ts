@@ -3,7 +3,8 @@
 // about `ratio` book changes per trade, concentrated on hot markets (market k of n is picked with weight
 // 1/(k+1)^1.1, so the top 1 % take about half the activity), with now and then a new market, a market's
 // prices moved (a field change) or a resolution. The same seed and start give the same lines.
-import { Rng } from "../seed/prng";
+import { CATALOGUE, longDate } from "../seed/content";
+import { hash32, labelHash, Rng } from "../seed/prng";
 import { formatEvent } from "./schemas";
 
 export interface VenueOptions {
@@ -45,6 +46,19 @@ interface Market {
 
 const MAX_RESTING = 60;
 const CATEGORIES = ["CRYPTO", "SPORTS", "POLITICS", "ENTERTAINMENT", "SCIENCE", "FINANCE", "OTHER"] as const;
+
+/**
+ * A market's question, description and sub-category as the seed writes them (lib/seed/generate.ts: about 60 and
+ * 400 characters), from a stream of its own so that the events stay the same: what a venue's catalogue costs
+ * its trigram indexes and announcements, not a one-line placeholder's.
+ */
+function marketText(r: Rng, category: (typeof CATEGORIES)[number], ends: number) {
+  const subCategory = r.pick(Object.keys(CATALOGUE[category]));
+  const spec = r.pick(CATALOGUE[category][subCategory])(r, new Date(ends));
+  const closes = `Trading closes ${longDate(new Date(ends))} at ${new Date(ends).toISOString().slice(11, 16)} UTC.`;
+  const description = `${spec.rule} ${closes} Resolution source: ${spec.source}. If the event is cancelled, postponed past the resolution date or the source becomes unavailable, the market is cancelled and every outcome pays out equally.`;
+  return { question: spec.question, description, subCategory };
+}
 
 export class VenueStream {
   private rng: Rng;
@@ -117,17 +131,20 @@ export class VenueStream {
         payout_wei: null,
       });
     }
+    const category = CATEGORIES[n % CATEGORIES.length];
+    const ends = Date.parse(at) + 30 * 86_400_000;
+    const text = marketText(new Rng(hash32(this.seed, labelHash("text"), n)), category, ends);
     const row = {
       id,
       slug: `venue-${this.seed}-market-${n + 1}`,
-      question: `Venue ${this.seed} market ${n + 1}?`,
-      description: "A market of the generated venue stream.",
-      category: CATEGORIES[n % CATEGORIES.length],
-      sub_category: "Generated",
+      question: `${text.question} (${this.seed}-${n + 1})`,
+      description: text.description,
+      category,
+      sub_category: text.subCategory,
       type: multi ? "MULTI" : "BINARY",
       status: "ACTIVE",
       trading_starts_at: at,
-      trading_ends_at: new Date(Date.parse(at) + 30 * 86_400_000).toISOString(),
+      trading_ends_at: new Date(ends).toISOString(),
       resolution_date: null,
       winning_outcome_id: null,
       resolved_at: null,

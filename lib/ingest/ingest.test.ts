@@ -112,6 +112,13 @@ async function mismatches(sql: postgres.Sql): Promise<string[]> {
     .catch((err) => {
       if ((err as Error).message !== "rollback") throw err;
     });
+  // The search text (migration 0026): each market's question and description, and no other row.
+  await count(
+    "market_search differs from the markets' text",
+    sql`SELECT count(*)::int AS n FROM (
+          (SELECT id, question, description FROM markets EXCEPT SELECT market_id, question, description FROM market_search)
+          UNION ALL (SELECT market_id, question, description FROM market_search EXCEPT SELECT id, question, description FROM markets)) x`,
+  );
   // Market totals: the stream's markets start at 0, so their volume is that of their trades.
   await count(
     "total_volume differs from the trades",
@@ -303,11 +310,13 @@ describe("ingest – a stream against a real database", () => {
     await sql`UPDATE candles SET volume = volume + 1 WHERE (outcome_id, width, bucket) = (SELECT outcome_id, width, bucket FROM candles LIMIT 1)`;
     await sql`UPDATE market_traders SET trades = trades + 1 WHERE (market_id, user_id) = (SELECT market_id, user_id FROM market_traders LIMIT 1)`;
     await sql`UPDATE markets SET total_volume = total_volume + 1 WHERE id = ${market.id}`;
+    await sql`UPDATE market_search SET question = question || '?' WHERE market_id = ${market.id}`;
     expect(await mismatches(sql)).toEqual([
       "book_depth differs from the orders: 2",
       "book_levels differs from the netted depth: 2",
       "candles differ from rebuild_candles(): 2",
       "market_traders differ from rebuild_row_derived(): 2",
+      "market_search differs from the markets' text: 2",
       "total_volume differs from the trades: 1",
     ]);
     await sql.end();
@@ -374,6 +383,23 @@ describe("ingest – a stream against a real database", () => {
     );
     expect(both.filter((e) => e.startsWith("a"))).toEqual(["a price", "a detail"]);
     expect(both.filter((e) => e.startsWith("b"))).toEqual(["b price", "b detail"]);
+    await sql.end();
+  }, 60_000);
+
+  it("a market's search text follows its question and description, and a change of its totals leaves the text's row unwritten", async () => {
+    const { sql } = await freshDatabase();
+    await ingestAll(sql, venueLines(300, 5, 17), 200);
+    const [a] = await sql<{ id: string }[]>`SELECT id FROM markets ORDER BY id LIMIT 1`;
+    const rowOf = async () => (await sql<{ xmin: string; question: string }[]>`SELECT xmin::text, question FROM market_search WHERE market_id = ${a.id}`)[0];
+    const before = await rowOf();
+    await sql`UPDATE markets SET total_volume = total_volume + 1, total_liquidity = total_liquidity + 1 WHERE id = ${a.id}`;
+    await sql`UPDATE markets SET total_volume = total_volume - 1, total_liquidity = total_liquidity - 1 WHERE id = ${a.id}`;
+    // The same text written again (an upsert sets every column): nothing to do either.
+    await sql`UPDATE markets SET question = question, description = description WHERE id = ${a.id}`;
+    expect(await rowOf()).toEqual(before);
+    await sql`UPDATE markets SET question = 'Will the renamed market find its searchers?' WHERE id = ${a.id}`;
+    expect((await rowOf()).question).toBe("Will the renamed market find its searchers?");
+    expect(await mismatches(sql)).toEqual([]);
     await sql.end();
   }, 60_000);
 

@@ -312,11 +312,11 @@ export async function rebuildRowDerived(tx: Sql, log: (m: string) => void): Prom
 }
 
 /** The tables a seed writes, directly or through triggers. */
-export const SEEDED_TABLES = [...SEED_TABLES, "market_counts", "market_traders", "candles"];
+export const SEEDED_TABLES = [...SEED_TABLES, "market_counts", "market_traders", "candles", "market_search"];
 
 /** Empties every data table (schema and migrations stay). */
 export async function resetDatabase(sql: Sql): Promise<void> {
-  await sql`TRUNCATE external_books, trades, orders, comments, outcomes, markets, users`;
+  await sql`TRUNCATE external_books, trades, orders, comments, outcomes, market_search, markets, users`;
 }
 
 /** Markets generated, and written table by table, per chunk: bounded memory, each market generated once. */

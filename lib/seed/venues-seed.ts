@@ -209,8 +209,9 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
     await tx`ALTER TABLE trades DISABLE TRIGGER trades_volume_24h_ins`;
     await withoutIndexes(
       tx,
-      // The markets too (unlike the demo seed): their two trigram indexes are far cheaper built once over 360,000 rows.
-      ["markets", ...BULK_TABLES, "market_traders", "candles"],
+      // The markets and their search text too (unlike the demo seed): the text's two trigram indexes (market_search,
+      // filled by the markets' insert trigger) are far cheaper built once over 360,000 rows.
+      ["markets", "market_search", ...BULK_TABLES, "market_traders", "candles"],
       async () => {
         await load();
         await rebuildRowDerived(tx, log);

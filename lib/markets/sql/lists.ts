@@ -55,14 +55,24 @@ function listFilter(query: MarketListQuery): ListFilter {
   };
 }
 
-/** status, category and subCategory: what market_counts counts and the sort indexes lead with. */
-function filterSql(sql: Sql, f: ListFilter): Fragment {
-  return sql`m.status = ${f.status}
-    ${f.category ? sql`AND m.category = ${f.category}` : sql``}
-    ${f.subCategory !== undefined ? sql`AND m.sub_category = ${f.subCategory}` : sql``}`;
+/** status, category and subCategory: what market_counts counts and the sort indexes lead with (`on`: markets m, or market_search s). */
+function filterSql(sql: Sql, f: ListFilter, on: "m" | "s" = "m"): Fragment {
+  const c = (column: string) => sql(`${on}.${column}`);
+  return sql`${c("status")} = ${f.status}
+    ${f.category ? sql`AND ${c("category")} = ${f.category}` : sql``}
+    ${f.subCategory !== undefined ? sql`AND ${c("sub_category")} = ${f.subCategory}` : sql``}`;
 }
 
+/** Whether the market row `m` matches: for a walk of a sort index, which reads each row anyway. */
 const matchSql = (sql: Sql, pattern: string): Fragment => sql`(m.question ILIKE ${pattern} OR m.description ILIKE ${pattern})`;
+
+/**
+ * Every market of the filters matching, from market_search (migration 0026: the text and the filters, kept apart
+ * from the totals), through its trigram indexes, or its filters' index where no trigram narrows the pattern.
+ */
+const matchesSql = (sql: Sql, f: ListFilter & { pattern: string }): Fragment =>
+  sql`m.id IN (SELECT s.market_id FROM market_search s
+                WHERE ${filterSql(sql, f, "s")} AND (s.question ILIKE ${f.pattern} OR s.description ILIKE ${f.pattern}))`;
 
 const direction = (sql: Sql, order: SortOrder) => sql.unsafe(order === "ASC" ? "ASC" : "DESC");
 
@@ -81,7 +91,7 @@ async function countMarkets(f: ListFilter): Promise<number> {
 async function countMatches(f: ListFilter & { pattern: string }): Promise<number> {
   const sql = await readDb();
   const [{ total }] = await sql<{ total: number }[]>`
-    SELECT count(*)::int AS total FROM markets m WHERE ${filterSql(sql, f)} AND ${matchSql(sql, f.pattern)}`;
+    SELECT count(*)::int AS total FROM markets m WHERE ${filterSql(sql, f)} AND ${matchesSql(sql, f)}`;
   return total;
 }
 
@@ -105,7 +115,7 @@ function storedOrderPage(sql: Sql, p: { filter: ListFilter; key: string; dir: Fr
   return sql`
     SELECT h.id, h.k FROM (
       WITH hits AS MATERIALIZED (
-        SELECT m.id, ${k} AS k FROM markets m WHERE ${filterSql(sql, filter)} AND ${matchSql(sql, filter.pattern)})
+        SELECT m.id, ${k} AS k FROM markets m WHERE ${filterSql(sql, filter)} AND ${matchesSql(sql, { ...filter, pattern: filter.pattern })})
       SELECT id, k FROM hits ORDER BY k ${dir}, id ${dir} LIMIT ${take} OFFSET ${skip}
     ) h`;
 }
