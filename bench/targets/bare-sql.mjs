@@ -52,9 +52,13 @@ export async function listBody(sql, { status, category, q, sortBy, sortOrder, li
   const pattern = q ? substring(q) : null;
   const filter = sql`m.status = ${status}::market_status
     ${category ? sql`AND m.category = ${category}::market_category` : sql``}
-    ${pattern ? sql`AND m.id IN (SELECT s.market_id FROM market_search s WHERE s.status = ${status}::market_status
+    ${
+      pattern
+        ? sql`AND m.id IN (SELECT s.market_id FROM market_search s WHERE s.status = ${status}::market_status
                   ${category ? sql`AND s.category = ${category}::market_category` : sql``}
-                  AND (s.question ILIKE ${pattern} OR s.description ILIKE ${pattern}))` : sql``}`;
+                  AND (s.question ILIKE ${pattern} OR s.description ILIKE ${pattern}))`
+        : sql``
+    }`;
   // Every sort ends with the id in the same direction, so pages never repeat or skip a market.
   const order = (alias) => sql.unsafe(`${alias}.${column} ${dir}, ${alias}.id ${dir}`);
   const [{ body }] = await sql`
