@@ -435,6 +435,43 @@ test("market positions – moved after the commits, by passes that run beside th
     );
 });
 
+test("market positions – a pass that outlasts the pool's statement timeout still ends: the applier lifts it for its own statements", async () => {
+  // A pool whose statements may run 200 ms, as the request pool's may run 3 s.
+  const bounded = postgres(db.url, { max: 2, onnotice: () => {}, connection: { statement_timeout: 200 } });
+  const holder = postgres(db.url, { max: 1, onnotice: () => {} });
+  try {
+    await applyMarketPositions(sql);
+    // 150 markets in one statement: a change that names none, so the pass takes the numbering lock...
+    const prefix = uniqueSlug("pos-slow");
+    const ids = (
+      await sql<{ id: string }[]>`
+        INSERT INTO markets (id, slug, question, description, category, sub_category, type, status, trading_starts_at, trading_ends_at, platform_fee, spread, image_url)
+        SELECT gen_random_uuid(), ${prefix} || '-' || g, 'Slow ' || g || '?', '', 'OTHER', 'Tests', 'BINARY', 'LOCKED',
+               now() - interval '1 day', now() + interval '30 days', 0.02, 1, '/market-images/other-1.svg'
+          FROM generate_series(1, 150) g
+        RETURNING id`
+    ).map((r) => r.id);
+    // ...which a committing writer holds here for 800 ms.
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const held = holder.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(727275)`;
+      locked();
+      await sleep(800);
+    });
+    await isLocked;
+    const started = Date.now();
+    expect(await applyMarketPositions(bounded)).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeGreaterThan(500);
+    await held;
+    const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM market_positions WHERE market_id = ANY(${ids}::uuid[])`;
+    expect(n).toBe(150);
+  } finally {
+    await bounded.end();
+    await holder.end();
+  }
+});
+
 test("market positions – retention never drops a change the feed's table has not taken yet", async () => {
   const m = await makeMarket(sql, { prefix: "pos-unapplied" });
   await applyMarketPositions(sql);
