@@ -35,6 +35,17 @@ const MARKET_KINDS = ["list", "price", "detail", "market"];
 /** A resting bid that changes one level of the outcome's book (bids 0.100–0.399: never crossed). */
 const bid = (outcome: string) => ({ outcome, side: "BUY" as const, price: (0.1 + Math.floor(Math.random() * 300) / 1000).toFixed(3) });
 
+/** 150 markets in one statement (their announcement names none: more than 100); their ids. */
+async function bulkMarkets(prefix: string): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    INSERT INTO markets (id, slug, question, description, category, sub_category, type, status, trading_starts_at, trading_ends_at, platform_fee, spread, image_url)
+    SELECT gen_random_uuid(), ${prefix} || '-' || g, 'Bulk ' || g || '?', '', 'OTHER', 'Tests', 'BINARY', 'LOCKED',
+           now() - interval '1 day', now() + interval '30 days', 0.02, 1, '/market-images/other-1.svg'
+      FROM generate_series(1, 150) g
+    RETURNING id`;
+  return rows.map((r) => r.id);
+}
+
 async function head(): Promise<number> {
   const [{ p }] = await sql<{ p: number }[]>`SELECT coalesce(max(position), 0)::float8 AS p FROM change_log`;
   return p;
@@ -317,14 +328,7 @@ test("market positions – a market created, changed, renamed or deleted has the
   // 150 markets in one statement: the announcement names none (more than 100), every one gets a position.
   const before = (await changeLogBounds(sql)).head;
   const prefix = uniqueSlug("pos-bulk");
-  const ids = (
-    await sql<{ id: string }[]>`
-      INSERT INTO markets (id, slug, question, description, category, sub_category, type, status, trading_starts_at, trading_ends_at, platform_fee, spread, image_url)
-      SELECT gen_random_uuid(), ${prefix} || '-' || g, 'Bulk ' || g || '?', '', 'OTHER', 'Tests', 'BINARY', 'LOCKED',
-             now() - interval '1 day', now() + interval '30 days', 0.02, 1, '/market-images/other-1.svg'
-        FROM generate_series(1, 150) g
-      RETURNING id`
-  ).map((r) => r.id);
+  const ids = await bulkMarkets(prefix);
   const logged = await head();
   await applyMarketPositions(sql);
   const rows = await sql<{ position: number }[]>`
@@ -443,14 +447,7 @@ test("market positions – a pass that outlasts the pool's statement timeout sti
     await applyMarketPositions(sql);
     // 150 markets in one statement: a change that names none, so the pass takes the numbering lock...
     const prefix = uniqueSlug("pos-slow");
-    const ids = (
-      await sql<{ id: string }[]>`
-        INSERT INTO markets (id, slug, question, description, category, sub_category, type, status, trading_starts_at, trading_ends_at, platform_fee, spread, image_url)
-        SELECT gen_random_uuid(), ${prefix} || '-' || g, 'Slow ' || g || '?', '', 'OTHER', 'Tests', 'BINARY', 'LOCKED',
-               now() - interval '1 day', now() + interval '30 days', 0.02, 1, '/market-images/other-1.svg'
-          FROM generate_series(1, 150) g
-        RETURNING id`
-    ).map((r) => r.id);
+    const ids = await bulkMarkets(prefix);
     // ...which a committing writer holds here for 800 ms.
     let locked!: () => void;
     const isLocked = new Promise<void>((r) => (locked = r));

@@ -3,7 +3,7 @@
 // about `ratio` book changes per trade, concentrated on hot markets (market k of n is picked with weight
 // 1/(k+1)^1.1, so the top 1 % take about half the activity), with now and then a new market, a market's
 // prices moved (a field change) or a resolution. The same seed and start give the same lines.
-import { CATALOGUE, longDate } from "../seed/content";
+import { CATALOGUE, marketDescription } from "../seed/content";
 import { hash32, labelHash, Rng } from "../seed/prng";
 import { formatEvent } from "./schemas";
 
@@ -55,9 +55,7 @@ const CATEGORIES = ["CRYPTO", "SPORTS", "POLITICS", "ENTERTAINMENT", "SCIENCE", 
 function marketText(r: Rng, category: (typeof CATEGORIES)[number], ends: number) {
   const subCategory = r.pick(Object.keys(CATALOGUE[category]));
   const spec = r.pick(CATALOGUE[category][subCategory])(r, new Date(ends));
-  const closes = `Trading closes ${longDate(new Date(ends))} at ${new Date(ends).toISOString().slice(11, 16)} UTC.`;
-  const description = `${spec.rule} ${closes} Resolution source: ${spec.source}. If the event is cancelled, postponed past the resolution date or the source becomes unavailable, the market is cancelled and every outcome pays out equally.`;
-  return { question: spec.question, description, subCategory };
+  return { question: spec.question, description: marketDescription(spec, ends), subCategory };
 }
 
 export class VenueStream {

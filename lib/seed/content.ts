@@ -17,6 +17,16 @@ export interface QuestionSpec {
 
 type Template = (r: Rng, ends: Date) => QuestionSpec;
 
+/** A market's description from its question's spec and its end (unix ms): the rule, the close, the source, the cancel rule. */
+export function marketDescription(spec: QuestionSpec, ends: number): string {
+  const closes = `Trading closes ${longDate(new Date(ends))} at ${new Date(ends).toISOString().slice(11, 16)} UTC.`;
+  const cancelRule =
+    "If the event is cancelled, postponed past the resolution date or the source becomes unavailable, the market is cancelled and every outcome pays out equally.";
+  return spec.type === "BINARY"
+    ? `${spec.rule} Otherwise it resolves "No". ${closes} Resolution source: ${spec.source}. ${cancelRule}`
+    : `${spec.rule} Outcomes: ${spec.outcomes!.join(", ")}. ${closes} Resolution source: ${spec.source}. ${cancelRule}`;
+}
+
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 export const longDate = (d: Date) => `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
 const monthYear = (d: Date) => `${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;

@@ -1,7 +1,7 @@
 // Pure, deterministic demo-data generator: every user, market and child row is a function of
 // (seed, index, now), so writers can stream tables one at a time and regenerate what they need.
 import { CATEGORIES, type Category, type MarketStatus } from "../markets/schemas";
-import { ADJECTIVES, CATALOGUE, MULTI_COLORS, NOUNS, RESOLVERS, VENUES, commentText, longDate } from "./content";
+import { ADJECTIVES, CATALOGUE, MULTI_COLORS, NOUNS, RESOLVERS, VENUES, commentText, marketDescription } from "./content";
 import { Rng, hash32, labelHash, seededUuid, seededUuidAfter, seededUuidPrefix } from "./prng";
 
 const HOUR = 3600_000;
@@ -369,13 +369,7 @@ export function generateMarket(ctx: SeedContext, i: number): MarketRow {
 
   const venue = mirrored ? r.pick(VENUES) : null;
   const slug = `${slugify(spec.question)}-${i.toString(36)}`;
-  const closes = `Trading closes ${longDate(new Date(ends))} at ${new Date(ends).toISOString().slice(11, 16)} UTC.`;
-  const cancelRule =
-    "If the event is cancelled, postponed past the resolution date or the source becomes unavailable, the market is cancelled and every outcome pays out equally.";
-  const description =
-    spec.type === "BINARY"
-      ? `${spec.rule} Otherwise it resolves "No". ${closes} Resolution source: ${spec.source}. ${cancelRule}`
-      : `${spec.rule} Outcomes: ${names.join(", ")}. ${closes} Resolution source: ${spec.source}. ${cancelRule}`;
+  const description = marketDescription(spec, ends);
   const views = Math.floor(Math.exp(r.range(3, 10.5)));
   const updated = settledAt ?? (status === "PENDING" ? created : Math.min(now, ends, now - r.range(0, 3) * HOUR));
   const tradeTo = status === "ACTIVE" ? now - r.range(1, 20) * 60_000 : status === "PENDING" ? starts : Math.min(ends, now);

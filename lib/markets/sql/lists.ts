@@ -70,9 +70,9 @@ const matchSql = (sql: Sql, pattern: string): Fragment => sql`(m.question ILIKE 
  * Every market of the filters matching, from market_search (migration 0026: the text and the filters, kept apart
  * from the totals), through its trigram indexes, or its filters' index where no trigram narrows the pattern.
  */
-const matchesSql = (sql: Sql, f: ListFilter & { pattern: string }): Fragment =>
+const matchesSql = (sql: Sql, f: ListFilter, pattern: string): Fragment =>
   sql`m.id IN (SELECT s.market_id FROM market_search s
-                WHERE ${filterSql(sql, f, "s")} AND (s.question ILIKE ${f.pattern} OR s.description ILIKE ${f.pattern}))`;
+                WHERE ${filterSql(sql, f, "s")} AND (s.question ILIKE ${pattern} OR s.description ILIKE ${pattern}))`;
 
 const direction = (sql: Sql, order: SortOrder) => sql.unsafe(order === "ASC" ? "ASC" : "DESC");
 
@@ -91,7 +91,7 @@ async function countMarkets(f: ListFilter): Promise<number> {
 async function countMatches(f: ListFilter & { pattern: string }): Promise<number> {
   const sql = await readDb();
   const [{ total }] = await sql<{ total: number }[]>`
-    SELECT count(*)::int AS total FROM markets m WHERE ${filterSql(sql, f)} AND ${matchesSql(sql, f)}`;
+    SELECT count(*)::int AS total FROM markets m WHERE ${filterSql(sql, f)} AND ${matchesSql(sql, f, f.pattern)}`;
   return total;
 }
 
@@ -115,7 +115,7 @@ function storedOrderPage(sql: Sql, p: { filter: ListFilter; key: string; dir: Fr
   return sql`
     SELECT h.id, h.k FROM (
       WITH hits AS MATERIALIZED (
-        SELECT m.id, ${k} AS k FROM markets m WHERE ${filterSql(sql, filter)} AND ${matchesSql(sql, { ...filter, pattern: filter.pattern })})
+        SELECT m.id, ${k} AS k FROM markets m WHERE ${filterSql(sql, filter)} AND ${matchesSql(sql, filter, filter.pattern)})
       SELECT id, k FROM hits ORDER BY k ${dir}, id ${dir} LIMIT ${take} OFFSET ${skip}
     ) h`;
 }
