@@ -21,7 +21,7 @@ import { listIndex } from "./lib/markets/list-index";
 import { startBookLogSweeper } from "./lib/markets/book-log-sweeper";
 import { startChangeLogSweeper } from "./lib/events/change-log-sweeper";
 import { startFeedApplier } from "./lib/events/feed-applier";
-import { exportByteLimit } from "./lib/exports/byte-limit";
+import { exportByteLimit, isExportFileRequest } from "./lib/exports/byte-limit";
 import { startExportJob } from "./lib/exports/scheduler";
 import { startTrendingSweeper } from "./lib/markets/trending-sweeper";
 import { isErrorOf } from "./lib/process-state";
@@ -39,6 +39,7 @@ import { warmUp, warmUpPaths } from "./lib/pages/warm-up";
 import { warmUpListItems } from "./lib/markets/reads/lists/item-warm-up";
 import { rateLimitConfig, trustedProxies } from "./lib/http/rate-limit";
 import { logRequest } from "./lib/http/request-log";
+import { requestActivity } from "./lib/http/request-activity";
 import { startDraining } from "./lib/http/draining";
 import { answerUnavailablePage } from "./lib/pages/unavailable-page";
 
@@ -182,11 +183,15 @@ async function main() {
   // server-sent events on /v1/stream, held open beside the route modules.
   const hub = createStreamHub({ source: changeLogSource, log: (m) => console.log(`[streams] ${m}`) });
   const sse = sseEndpoint({ hub, trustProxy, maxStreamsPerClient: STREAM_MAX_PER_CLIENT });
+  const requests = requestActivity();
   const server = http.createServer((req, res) => {
     if (LOG_REQUESTS) logRequest(req, res);
     if (guard(req, res)) return;
     if (exportBytes?.(req, res)) return;
     if (sse.handle(req, res)) return;
+    // In flight until answered: the export job's process is stopped meanwhile (lib/exports/pause.ts). A held-open
+    // stream (above) or a file download would stop it for as long as it lasts, so neither is counted.
+    if (!isExportFileRequest(req)) requests.track(res);
     if (api(req, res)) return;
     if (statics(req, res)) return;
     if (answerUnavailablePage(req, res)) return;
@@ -230,7 +235,7 @@ async function main() {
   started.push({ what: "the change log sweeper", stop: startChangeLogSweeper(sql) });
   started.push({ what: "the markets feed's applier", stop: startFeedApplier(sql) });
   // The daily Parquet exports, written by a child process at low priority (docs/api.md "Exports").
-  if (EXPORT_JOB) started.push({ what: "the export job", stop: startExportJob() });
+  if (EXPORT_JOB) started.push({ what: "the export job", stop: startExportJob({ requests }) });
   if (args.has("--simulate") || SIMULATE) {
     const { startSimulator } = await import("./lib/simulator/simulator");
     started.push({ what: "the simulator", stop: startSimulator(sql, { log }) });

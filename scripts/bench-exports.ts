@@ -2,7 +2,8 @@
 // The export targets of docs/api.md "Exports": one day with ≥ 1,000,000 trades written as Parquet (rows/s,
 // peak RSS growth of the writing process, bytes per trade row), and /v1 list and market reads (p99) idle
 // and while that export runs, interleaved window by window so that a machine shared with other work slows
-// both alike; the export runs in a process started as the job starts its worker (lib/exports/launch.ts).
+// both alike; the export runs in a process started as the job starts its worker (lib/exports/launch.ts) and
+// stopped while a read is in flight, as the server stops the job's (lib/exports/pause.ts).
 // Makes its own database (markets_bench_exports on the embedded cluster, or beside DATABASE_URL's): the demo
 // seed, then the trades of one day two days ago (--prepare: make the database and stop). Prints only; never asserts.
 import { spawn } from "node:child_process";
@@ -15,6 +16,7 @@ import { freePort } from "../lib/dev/tools";
 import { resolveDatabase } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
 import { spawnAtIdlePriority } from "../lib/exports/launch";
+import { type Pauser, pauseWhileBusy } from "../lib/exports/pause";
 import { addDays, dayOf } from "../lib/exports/names";
 
 const { values: args } = parseArgs({
@@ -122,6 +124,9 @@ const origin = `http://127.0.0.1:${port}`;
 const latencies = { idle: { list: [] as number[], market: [] as number[] }, export: { list: [] as number[], market: [] as number[] } };
 let mode: "idle" | "export" | "paused" = "idle";
 let reading = true;
+// The export's process is stopped while a read is in flight, as the server stops the job's (lib/exports/pause.ts):
+// here the bench's reads are the server's only requests, so the bench tells the pauser of them itself.
+let pauser: Pauser | null = null;
 async function reader() {
   while (reading) {
     if (mode === "paused") {
@@ -135,19 +140,44 @@ async function reader() {
     // Read before the request: the mode may change while it is in flight.
     const m: string = mode;
     const t = performance.now();
-    const res = await fetch(url);
-    await res.arrayBuffer();
+    const p = pauser;
+    p?.started();
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+    } finally {
+      p?.finished();
+    }
     if (m === "idle" || m === "export") latencies[m][list ? "list" : "market"].push(performance.now() - t);
   }
 }
 
-function exportOnce(): Promise<{ rows: number; bytes: number; ms: number; rssBefore: number; peak: number }> {
+interface ExportRun {
+  rows: number;
+  bytes: number;
+  ms: number;
+  rssBefore: number;
+  peak: number;
+  /** The process's life, from its start to its exit (ms), and how much of it the reads kept it stopped. */
+  lifeMs: number;
+  pausedMs: number;
+}
+
+function exportOnce(): Promise<ExportRun> {
   return new Promise((resolve, reject) => {
     // Started as the job's process is (lib/exports/launch.ts: SCHED_IDLE, or nice 19 without it).
     const child = spawnAtIdlePriority("scripts/bench-exports.ts", ["--child", benchUrl.toString()], { stdio: ["ignore", "pipe", "inherit"] });
+    const born = performance.now();
+    const p = pauseWhileBusy(child.pid!);
+    pauser = p;
     let out = "";
     child.stdout!.on("data", (d) => (out += d));
-    child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!)) : reject(new Error(`export child exited ${code}`))));
+    child.once("exit", (code) => {
+      pauser = null;
+      p.close();
+      if (code !== 0) return reject(new Error(`export child exited ${code}`));
+      resolve({ ...JSON.parse(out.trim().split("\n").pop()!), lifeMs: performance.now() - born, pausedMs: p.stats().pausedMs });
+    });
   });
 }
 
@@ -163,13 +193,13 @@ await new Promise((r) => setTimeout(r, 1000));
 const alone = await exportOnce();
 mode = "idle";
 await new Promise((r) => setTimeout(r, 3000));
-const exports: Awaited<ReturnType<typeof exportOnce>>[] = [];
+const exports: ExportRun[] = [];
 for (let round = 0; round < rounds; round++) {
   mode = "export";
   const e = await exportOnce();
   exports.push(e);
   mode = "idle";
-  await new Promise((r) => setTimeout(r, e.ms));
+  await new Promise((r) => setTimeout(r, e.lifeMs));
 }
 reading = false;
 await Promise.all(readers);
@@ -189,7 +219,7 @@ console.log(
 console.log(`| peak RSS growth of the writing process, alone (${mb(alone.rssBefore)} MB before) | ${mb(alone.peak - alone.rssBefore)} MB | ≤ 100 MB |`);
 for (const [i, e] of exports.entries()) {
   console.log(
-    `| export of ${DAY} (trades), beside the reads, run ${i + 1}: ${e.rows.toLocaleString("en")} rows in ${(e.ms / 1000).toFixed(2)} s | ${Math.round(e.rows / (e.ms / 1000)).toLocaleString("en")} rows/s | ≥ 200,000 rows/s |`,
+    `| export of ${DAY} (trades), beside the reads, run ${i + 1}: ${e.rows.toLocaleString("en")} rows in ${(e.ms / 1000).toFixed(2)} s; the process lived ${(e.lifeMs / 1000).toFixed(1)} s, stopped by the reads ${Math.round((e.pausedMs / e.lifeMs) * 100)} % of it | ${Math.round(e.rows / (e.ms / 1000)).toLocaleString("en")} rows/s | |`,
   );
   console.log(`| peak RSS growth of the writing process, run ${i + 1} (${mb(e.rssBefore)} MB before) | ${mb(e.peak - e.rssBefore)} MB | ≤ 100 MB |`);
 }

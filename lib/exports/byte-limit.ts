@@ -21,11 +21,14 @@ export interface ByteLimitOptions {
 
 const FILE_PATH = /^\/v1\/exports\/[^/?]+\/[^/?]+\.parquet(\?|$)/;
 
+/** Whether `req` asks for an export file (not the index). */
+export const isExportFileRequest = (req: IncomingMessage) => FILE_PATH.test(req.url ?? "");
+
 /** A handler that refuses a file download past the client's byte budget (true: answered) and charges the ones it lets through. */
 export function exportByteLimit(o: ByteLimitOptions) {
   const buckets = new TokenBuckets({ burst: o.burstBytes, ratePerS: o.bytesPerS, maxKeys: o.maxKeys }, o.now ?? seconds);
   return (req: IncomingMessage, res: ServerResponse): boolean => {
-    if (req.method !== "GET" || !FILE_PATH.test(req.url ?? "")) return false;
+    if (req.method !== "GET" || !isExportFileRequest(req)) return false;
     const key = clientKey(clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], o.trustProxy));
     const retryAfterS = buckets.charge(key, 0);
     if (retryAfterS > 0) {

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { canRunIdle, spawnAtIdlePriority } from "./launch";
+import { spawn } from "node:child_process";
+import { canDieWithParent, canRunIdle, spawnAtIdlePriority } from "./launch";
 
 /** /proc/<pid>/stat after the parenthesised command: [state, parent, process group, session, …]. */
 const statOf = (pid: number) => fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
@@ -28,4 +29,33 @@ describe('the export job\'s process (docs/deploy.md "Exports")', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it.runIf(process.platform === "linux" && canDieWithParent())(
+    "dies with its parent, even while it is stopped (./pause.ts)",
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "launch-"));
+      fs.writeFileSync(path.join(dir, "wait.ts"), "setTimeout(() => {}, 60_000);\n");
+      // A parent that starts the job's process, says its pid and waits.
+      fs.writeFileSync(
+        path.join(dir, "parent.ts"),
+        `import { spawnAtIdlePriority } from ${JSON.stringify(path.resolve("lib/exports/launch.ts"))};
+const c = spawnAtIdlePriority(${JSON.stringify(path.join(dir, "wait.ts"))}, [], { stdio: "ignore" });
+console.log(c.pid);
+setTimeout(() => {}, 60_000);\n`,
+      );
+      const parent = spawn(process.execPath, ["--import", "tsx", path.join(dir, "parent.ts")], { stdio: ["ignore", "pipe", "inherit"] });
+      try {
+        const pid = await new Promise<number>((resolve) => parent.stdout!.once("data", (d) => resolve(Number(String(d).trim()))));
+        process.kill(pid, "SIGSTOP");
+        await expect.poll(() => statOf(pid)[0]).toBe("T");
+        parent.kill("SIGKILL");
+        // Gone, or a zombie until its new parent reaps it.
+        await expect.poll(() => (fs.existsSync(`/proc/${pid}`) ? statOf(pid)[0] : "gone"), { timeout: 10_000 }).toMatch(/^(gone|Z)$/);
+      } finally {
+        parent.kill("SIGKILL");
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    20_000,
+  );
 });

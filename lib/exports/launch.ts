@@ -12,6 +12,10 @@
 // a session of its own (it calls setsid), so its nice 19 weighed nothing against the sessions of the requests; the
 // job's process sat in the server's session and, whenever the server waited for the database, its session took a
 // full share beside the backends'. So both are sessions of their own with an autogroup nice of 19 (lowerAutogroup).
+//
+// The process dies with its parent (`setpriv --pdeathsig KILL`, util-linux): the server stops it while requests are
+// in flight (./pause.ts), and a stopped process whose parent died would otherwise wait for ever, holding its
+// connection and the snapshot of its COPY.
 import { type ChildProcess, execFileSync, spawn, type SpawnOptions } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -21,20 +25,35 @@ import type postgres from "postgres";
 /** The priority of the fallback: the lowest nice. */
 const FALLBACK_NICE = 19;
 
-let idlePolicy: boolean | undefined;
+/** The prefixes a process is started under (util-linux), each checked once: whether it can start `true` here. */
+const PREFIXES = {
+  /** Linux's idle policy (refused in some containers). */
+  idle: ["chrt", "--idle", "0"],
+  /** Killed when its parent dies. */
+  dieWithParent: ["setpriv", "--pdeathsig", "KILL"],
+} as const;
+const works = new Map<keyof typeof PREFIXES, boolean>();
 
-/** Whether `chrt --idle 0` can start a process here (checked once: util-linux installed, the policy allowed). */
-export function canRunIdle(): boolean {
-  if (idlePolicy === undefined) {
+function prefixWorks(name: keyof typeof PREFIXES): boolean {
+  let ok = works.get(name);
+  if (ok === undefined) {
+    const [command, ...args] = PREFIXES[name];
     try {
-      execFileSync("chrt", ["--idle", "0", "true"], { stdio: "ignore" });
-      idlePolicy = true;
+      execFileSync(command, [...args, "true"], { stdio: "ignore" });
+      ok = true;
     } catch {
-      idlePolicy = false;
+      ok = false;
     }
+    works.set(name, ok);
   }
-  return idlePolicy;
+  return ok;
 }
+
+/** Whether `chrt --idle 0` can start a process here (util-linux installed, the policy allowed). */
+export const canRunIdle = () => prefixWorks("idle");
+
+/** Whether `setpriv --pdeathsig KILL` can start a process here. */
+export const canDieWithParent = () => prefixWorks("dieWithParent");
 
 /**
  * Lowers the autogroup of `pid` to nice 19 when `pid` leads its own session, whose autogroup is then its alone (a
@@ -56,12 +75,21 @@ export function lowerAutogroup(pid: number): boolean {
 /**
  * Starts `node --import tsx <script> …args` at the job's priority: SCHED_IDLE, or nice 19 without it, in a session
  * of its own whose autogroup is at nice 19. Not in the parent's process group: a signal to that group (Ctrl-C) does
- * not reach it, so the parent stops it itself and the script exits when its parent is gone (./worker.ts).
+ * not reach it, so the parent stops it itself; it is killed when its parent dies (setpriv), and where setpriv is
+ * missing the script exits when it sees its parent gone (./worker.ts).
  */
 export function spawnAtIdlePriority(script: string, args: readonly string[], options: SpawnOptions): ChildProcess {
-  const node = [process.execPath, "--import", "tsx", script, ...args];
   const idle = canRunIdle();
-  const child = idle ? spawn("chrt", ["--idle", "0", ...node], { ...options, detached: true }) : spawn(node[0], node.slice(1), { ...options, detached: true });
+  const command = [
+    ...(canDieWithParent() ? PREFIXES.dieWithParent : []),
+    ...(idle ? PREFIXES.idle : []),
+    process.execPath,
+    "--import",
+    "tsx",
+    script,
+    ...args,
+  ];
+  const child = spawn(command[0], command.slice(1), { ...options, detached: true });
   if (!child.pid) return child;
   if (!idle) {
     try {

@@ -1,7 +1,14 @@
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { EventEmitter } from "node:events";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { requestActivity } from "@/lib/http/request-activity";
 import { startExportJob } from "./scheduler";
+
+/** The state letter of /proc/<pid>/stat (T while stopped). */
+const stateOf = (pid: number) => fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[0];
 
 /** A pass's process as far as the scheduler reads it: `exit` ends it. */
 function fakePass() {
@@ -72,5 +79,45 @@ describe("export job – a pass's process is started only when a file is due", (
     await stop();
     expect(killed).toHaveBeenCalledWith("SIGTERM");
     expect(logs).toEqual([]);
+  });
+});
+
+describe.runIf(process.platform === "linux")("export job – a pass's process is stopped while the server answers requests (./pause.ts)", () => {
+  it("stops it for a request in flight, lets it go on once answered, and ends it when stopped while it is stopped", async () => {
+    const requests = requestActivity();
+    let pass = null as ChildProcess | null;
+    const stop = startExportJob({
+      everyMs: 60_000,
+      log: () => {},
+      due: async () => 1,
+      startPass: () => (pass = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: ["ignore", "pipe", "pipe"] })),
+      requests,
+    });
+    let answer = () => {};
+    const server = http.createServer((_req, res) => {
+      requests.track(res);
+      answer = () => res.end("ok");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      await expect.poll(() => pass?.pid).toBeTruthy();
+      const pid = pass!.pid!;
+      const reply = fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/markets`).then((r) => r.text());
+      await expect.poll(() => stateOf(pid)).toBe("T");
+      answer();
+      expect(await reply).toBe("ok");
+      await expect.poll(() => stateOf(pid)).not.toBe("T");
+
+      // Stopped again, then the server stops: the process is let go on and ends.
+      const second = fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/markets`).then((r) => r.text());
+      await expect.poll(() => stateOf(pid)).toBe("T");
+      await stop();
+      expect(pass!.signalCode).toBe("SIGTERM");
+      answer();
+      await second;
+    } finally {
+      pass?.kill("SIGKILL");
+      server.close();
+    }
   });
 });

@@ -3,13 +3,16 @@
 // index) and only when one is, starts a process that runs the pass (./worker.ts, at idle priority:
 // ./launch.ts). That process costs about 140 MB (Node, tsx, DuckDB), which a check that finds nothing due
 // need not pay. Never on a request's path; a failed check or pass is logged and the next one tries again.
+// While a pass runs, its process is stopped whenever the server is answering requests (./pause.ts).
 import "server-only";
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
+import type { RequestActivity } from "@/lib/http/request-activity";
 import { planPass } from "./job";
 import { spawnAtIdlePriority } from "./launch";
+import { pauseWhileBusy } from "./pause";
 
 export interface ExportJobOptions {
   everyMs?: number;
@@ -18,6 +21,8 @@ export interface ExportJobOptions {
   due?: () => Promise<number>;
   /** Starts a pass (default: ./worker.ts in a process of its own at idle priority). */
   startPass?: () => ChildProcess;
+  /** The server's requests: a pass's process is stopped while any is in flight (./pause.ts). */
+  requests?: RequestActivity;
 }
 
 function filesDue(): Promise<number> {
@@ -41,12 +46,20 @@ export function startExportJob(options: ExportJobOptions = {}): () => Promise<vo
   let child: ChildProcess | null = null;
   let checking: Promise<void> | null = null;
   let finished: Promise<void> = Promise.resolve();
+  /** Ends the stops of the running pass's process (./pause.ts). */
+  let letGo = () => {};
   let stopped = false;
 
   const run = () => {
     const started = Date.now();
     const c = startPass();
     child = c;
+    const pauser = c.pid && options.requests ? pauseWhileBusy(c.pid) : null;
+    const unsubscribe = pauser ? options.requests!.subscribe(pauser) : () => {};
+    letGo = () => {
+      unsubscribe();
+      pauser?.close();
+    };
     let err = "";
     c.stderr!.on("data", (d) => (err = (err + d).slice(-2000)));
     let out = "";
@@ -67,6 +80,7 @@ export function startExportJob(options: ExportJobOptions = {}): () => Promise<vo
     finished = new Promise((resolve) =>
       c.once("exit", (code, signal) => {
         child = null;
+        letGo();
         if (code !== 0 && !stopped) log(`pass failed (${signal ?? `exit ${code}`}): ${err.trim().split("\n").slice(-3).join(" | ")}`);
         resolve();
       }),
@@ -91,6 +105,8 @@ export function startExportJob(options: ExportJobOptions = {}): () => Promise<vo
     stopped = true;
     clearInterval(timer);
     await checking;
+    // A stopped process is let go on first, or the SIGTERM would wait for it.
+    letGo();
     child?.kill("SIGTERM");
     await finished;
   };

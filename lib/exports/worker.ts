@@ -11,7 +11,8 @@ import { runExportPass } from "./job";
 import { TMP_DIR } from "./store";
 import { JOB_SESSION } from "./writer";
 
-// Started in a session of its own (./launch.ts): nothing stops it with its parent but this.
+// Started in a session of its own (./launch.ts), and killed with its parent by setpriv; where setpriv is missing,
+// nothing stops it with its parent but this.
 const parent = process.ppid;
 setInterval(() => {
   if (process.ppid !== parent) process.exit(1);
