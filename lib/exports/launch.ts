@@ -80,15 +80,7 @@ export function lowerAutogroup(pid: number): boolean {
  */
 export function spawnAtIdlePriority(script: string, args: readonly string[], options: SpawnOptions): ChildProcess {
   const idle = canRunIdle();
-  const command = [
-    ...(canDieWithParent() ? PREFIXES.dieWithParent : []),
-    ...(idle ? PREFIXES.idle : []),
-    process.execPath,
-    "--import",
-    "tsx",
-    script,
-    ...args,
-  ];
+  const command = [...(canDieWithParent() ? PREFIXES.dieWithParent : []), ...(idle ? PREFIXES.idle : []), process.execPath, "--import", "tsx", script, ...args];
   const child = spawn(command[0], command.slice(1), { ...options, detached: true });
   if (!child.pid) return child;
   if (!idle) {
