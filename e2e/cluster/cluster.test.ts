@@ -349,8 +349,9 @@ describe("cluster – failures", () => {
         })
         .toBe(1);
       const read = get(`/v1/markets/slug/${m.slug}`, "app2");
-      // app2's session on the replica, waiting for the replayed lock (well within the 1 s lock timeout), ended.
-      const waiting = await lockWaiters(replica);
+      // app2's session on the replica, waiting for the replayed lock (well within the 1 s lock timeout), ended. Looked
+      // for up to 5 s: on a loaded machine the request may take more than a second to reach the replica.
+      const waiting = await lockWaiters(replica, 5000);
       expect(waiting.length).toBe(1);
       await replica`SELECT pg_terminate_backend(${waiting[0]})`;
       await sleep(50);
