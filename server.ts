@@ -183,15 +183,15 @@ async function main() {
   // server-sent events on /v1/stream, held open beside the route modules.
   const hub = createStreamHub({ source: changeLogSource, log: (m) => console.log(`[streams] ${m}`) });
   const sse = sseEndpoint({ hub, trustProxy, maxStreamsPerClient: STREAM_MAX_PER_CLIENT });
-  const requests = requestActivity();
+  // In flight until answered: the export job's process is stopped meanwhile (lib/exports/pause.ts). A held-open
+  // stream (answered before the count) or a file download would stop it for as long as it lasts: neither counts.
+  const requests = requestActivity({ ignore: isExportFileRequest });
   const server = http.createServer((req, res) => {
     if (LOG_REQUESTS) logRequest(req, res);
     if (guard(req, res)) return;
     if (exportBytes?.(req, res)) return;
     if (sse.handle(req, res)) return;
-    // In flight until answered: the export job's process is stopped meanwhile (lib/exports/pause.ts). A held-open
-    // stream (above) or a file download would stop it for as long as it lasts, so neither is counted.
-    if (!isExportFileRequest(req)) requests.track(res);
+    requests.track(req, res);
     if (api(req, res)) return;
     if (statics(req, res)) return;
     if (answerUnavailablePage(req, res)) return;

@@ -94,8 +94,8 @@ describe.runIf(process.platform === "linux")("export job – a pass's process is
       requests,
     });
     let answer = () => {};
-    const server = http.createServer((_req, res) => {
-      requests.track(res);
+    const server = http.createServer((req, res) => {
+      requests.track(req, res);
       answer = () => res.end("ok");
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -9,7 +9,7 @@ describe("request activity – who is told of the requests in flight", () => {
     const seen: string[] = [];
     const off = requests.subscribe({ started: () => seen.push("started"), finished: () => seen.push("finished") });
     const server = http.createServer((req, res) => {
-      requests.track(res);
+      requests.track(req, res);
       if (req.url === "/answer") res.end("ok");
       // "/hang" is never answered: its client goes away.
     });

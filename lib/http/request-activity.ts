@@ -10,17 +10,18 @@ export interface RequestListener {
 }
 
 export interface RequestActivity {
-  /** Counts `res` as in flight until it closes (answered, or the client gone). */
-  track(res: http.ServerResponse): void;
+  /** Counts the request as in flight until `res` closes (answered, or the client gone), unless it is ignored. */
+  track(req: http.IncomingMessage, res: http.ServerResponse): void;
   /** Tells `listener` of the requests tracked from now on; returns what ends that. */
   subscribe(listener: RequestListener): () => void;
 }
 
-export function requestActivity(): RequestActivity {
+/** `ignore`: requests never counted (asked only while someone listens). */
+export function requestActivity({ ignore = () => false }: { ignore?: (req: http.IncomingMessage) => boolean } = {}): RequestActivity {
   const listeners = new Set<RequestListener>();
   return {
-    track(res) {
-      if (listeners.size === 0) return;
+    track(req, res) {
+      if (listeners.size === 0 || ignore(req)) return;
       const told = [...listeners];
       for (const l of told) l.started();
       res.once("close", () => {
