@@ -38,8 +38,16 @@ export async function GET() {
     }
   }
   if (primary === "unreachable" && !replicaUp()) reasons.push(`database unreachable: ${failure}`);
+  // `behind`: replicas up that failed to replay a commit this instance announced in time, read again once they have.
+  const states = replicaStates();
   const replicas = config().DATABASE_REPLICA_URLS.length
-    ? { replicas: { up: replicaStates().filter((r) => r.up).length, total: config().DATABASE_REPLICA_URLS.length } }
+    ? {
+        replicas: {
+          up: states.filter((r) => r.up).length,
+          behind: states.filter((r) => r.up && r.lagging).length,
+          total: config().DATABASE_REPLICA_URLS.length,
+        },
+      }
     : {};
   const ready = reasons.length === 0;
   return Response.json(ready ? { status: "ready", primary, ...replicas } : { status: "unavailable", reasons, primary, ...replicas }, {

@@ -89,7 +89,10 @@ export function createReadRouter(options: ReadRouterOptions): ReadRouter {
         r.replayed = row.lsn === null ? NOT_IN_RECOVERY : parseLsn(row.lsn);
         if (!r.up) log(`${r.name} is up`);
         r.up = true;
-        if (r.replayed >= r.laggingFor) r.lagging = false;
+        if (r.lagging && r.replayed >= r.laggingFor) {
+          r.lagging = false;
+          log(`${r.name} has caught up: reading it again`);
+        }
       } catch (err) {
         if (r.up) log(`${r.name} is down, reading elsewhere: ${(err as Error).message}`);
         r.up = false;
@@ -133,7 +136,10 @@ export function createReadRouter(options: ReadRouterOptions): ReadRouter {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
       for (const r of waitable) {
-        if (r.up && r.replayed < need) Object.assign(r, { lagging: true, laggingFor: need });
+        if (!r.up || r.replayed >= need) continue;
+        // Logged once a lag: the replica's later reads skip it until a probe sees it there.
+        log(`${r.name} is ${need - r.replayed} bytes of WAL behind after ${waitMs} ms: reading the primary until it catches up`);
+        Object.assign(r, { lagging: true, laggingFor: need });
       }
       return fallback();
     },
