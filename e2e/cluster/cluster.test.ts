@@ -345,7 +345,9 @@ describe("cluster – failures", () => {
     for (let attempt = 1; attempt <= 3 && !endedOnReplica; attempt++) {
       const m = await makeMarket(primary, { prefix: "cl", status: "ACTIVE" });
       await expect.poll(async () => (await replica`SELECT 1 FROM markets WHERE id = ${m.id}`).length, { timeout: 10_000 }).toBe(1);
-      await expect.poll(async () => (await (await fetch(`${app2.baseURL}/readyz`)).json()).replicas, { timeout: 10_000 }).toEqual({ up: 1, behind: 0, total: 1 });
+      await expect
+        .poll(async () => (await (await fetch(`${app2.baseURL}/readyz`)).json()).replicas, { timeout: 10_000 })
+        .toEqual({ up: 1, behind: 0, total: 1 });
       const logBefore = fs.readFileSync(path.join(dir, "app2.log"), "utf8").length;
       // Hold a read on the replica: a lock taken on the primary is replayed there (market detail reads comments).
       const lock = await holdLock(primary, "comments");
