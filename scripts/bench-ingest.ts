@@ -6,7 +6,8 @@
 //      as many as the ingest takes) to the ingest pipeline of npm run ingest, in this process;
 //   3. every 10 s and at the end it prints book changes/s (order events written), trades/s, the lag from a
 //      line's arrival to its batch's commit and from commit to the NOTIFY a listener receives (`a` of
-//      migration 0021's announcements), p50/p99, and the backlog (offered, not yet committed).
+//      migration 0021's announcements), p50/p99, and the backlog (offered, not yet committed); a run of two
+//      minutes or more also prints the rates of its first and its last minute.
 // Prints only; never asserts. Target on 2 cores: ≥ 5,000 book changes/s and ≥ 500 trades/s for 10 minutes.
 import { parseArgs } from "node:util";
 import { config } from "../lib/config";
@@ -138,6 +139,21 @@ try {
         `backlog ${fmt(queue.length - head + ingest.backlog)} lines; batches ${s.batches}, bad ${s.rejected}`,
     );
     last = { at: now, orders: s.kinds.order, trades: s.kinds.trade, lines: s.lines };
+    if (!final) marks.push(last);
+  };
+  // The counts at each report, for the first and the last minute of the stream: the sustained rate averages
+  // the whole run, and a stream that slows as it goes on hides in it.
+  const marks: (typeof last)[] = [last];
+  const minuteRates = () => {
+    const stop = marks[marks.length - 1];
+    if (stop.at - started < 120_000) return null;
+    const rate = (a: typeof last, b: typeof last) => {
+      const span = (b.at - a.at) / 1000;
+      return `${fmt((b.orders - a.orders) / span)} book changes/s, ${fmt((b.trades - a.trades) / span)} trades/s`;
+    };
+    const firstEnd = marks.find((m) => m.at - started >= 60_000)!;
+    const lastStart = [...marks].reverse().find((m) => stop.at - m.at >= 60_000)!;
+    return `first minute ${rate(marks[0], firstEnd)}; last minute of the stream ${rate(lastStart, stop)}`;
   };
   const timer = setInterval(report, 10_000);
   await produce;
@@ -145,6 +161,8 @@ try {
   clearInterval(timer);
   report();
   console.log(`offered ${fmt(offered)} lines in ${MINUTES} min (${fmt(offered / (MINUTES * 60))}/s); ${fmt(behind)} not yet read when the venue stopped`);
+  const minutes = minuteRates();
+  if (minutes) console.log(minutes);
   await consume;
   report(true);
   console.log(`(batch ${BATCH} lines or ${WAIT} ms; the sustained rates count until the backlog was written)`);
