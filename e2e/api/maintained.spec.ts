@@ -3,8 +3,8 @@
 // the maintained values with the same aggregate computed from scratch. Its markets are LOCKED (no
 // list shows them), so list totals of other specs are not disturbed.
 import { randomUUID } from "node:crypto";
-import type postgres from "postgres";
-import { expect, test } from "../fixtures";
+import postgres from "postgres";
+import { expect, test, testRun } from "../fixtures";
 import { addTrades, makeMarket, uniqueSlug } from "../support/markets";
 
 type Sql = postgres.Sql;
@@ -15,10 +15,17 @@ async function countDrift(sql: Sql) {
   return sql`
     SELECT coalesce(c.status, m.status)::text AS status, coalesce(c.category, m.category)::text AS category,
            coalesce(c.sub_category, m.sub_category) AS sub_category, coalesce(c.n, 0) AS stored, coalesce(m.n, 0)::int AS expected
-      FROM market_counts c
+      FROM (SELECT status, category, sub_category, sum(n)::int AS n FROM market_counts GROUP BY 1, 2, 3) c
       FULL JOIN (SELECT status, category, sub_category, count(*) AS n FROM markets GROUP BY 1, 2, 3) m
         ON (m.status, m.category, m.sub_category) = (c.status, c.category, c.sub_category)
      WHERE coalesce(c.n, 0) <> coalesce(m.n, 0)`;
+}
+
+/** What market_counts holds for ('LOCKED', 'OTHER', sub): the sum of the key's slots (migration 0027). */
+async function counted(sql: Sql, sub: string) {
+  const [{ n }] = await sql<{ n: number }[]>`
+    SELECT coalesce(sum(n), 0)::int AS n FROM market_counts WHERE status = 'LOCKED' AND category = 'OTHER' AND sub_category = ${sub}`;
+  return n;
 }
 
 /** market_traders rows (with trades) that differ from the top-traders aggregate getMarket used to run. */
@@ -54,7 +61,7 @@ async function addComment(sql: Sql, marketId: string, userId: string, parentId: 
 test.describe("maintained values (migration 0005)", () => {
   test("market_counts follows inserts, moves between status, category and sub-category, and deletes", async ({ sql }) => {
     const sub = uniqueSlug("counts");
-    const count = async () => (await sql`SELECT n FROM market_counts WHERE status = 'LOCKED' AND category = 'OTHER' AND sub_category = ${sub}`)[0]?.n ?? 0;
+    const count = () => counted(sql, sub);
     const a = await makeMarket(sql, { subCategory: sub });
     const b = await makeMarket(sql, { subCategory: sub });
     expect(await count()).toBe(2);
@@ -64,7 +71,7 @@ test.describe("maintained values (migration 0005)", () => {
     await sql`UPDATE markets SET sub_category = ${`${sub}-x`}, category = 'OTHER', status = 'LOCKED' WHERE id IN ${sql([a.id, b.id])}`;
     // An update that changes nothing counted leaves the counters alone.
     await sql`UPDATE markets SET total_volume = total_volume + 1, views = views + 1 WHERE id = ${a.id}`;
-    expect((await sql`SELECT n FROM market_counts WHERE status = 'LOCKED' AND category = 'OTHER' AND sub_category = ${`${sub}-x`}`)[0].n).toBe(2);
+    expect(await counted(sql, `${sub}-x`)).toBe(2);
     await sql`DELETE FROM markets WHERE id = ${a.id}`;
     expect(await countDrift(sql)).toEqual([]);
     await sql`DELETE FROM markets WHERE id = ${b.id}`;
@@ -79,13 +86,53 @@ test.describe("maintained values (migration 0005)", () => {
           INSERT INTO markets (id, slug, question, description, category, sub_category, type, status, trading_starts_at,
             trading_ends_at, platform_fee, spread, image_url)
           VALUES (${randomUUID()}, ${sub}, 'Rolled back?', '', 'OTHER', ${sub}, 'BINARY', 'LOCKED', now(), now(), 0.02, 1, '/x.svg')`;
-        expect((await tx`SELECT n FROM market_counts WHERE sub_category = ${sub}`)[0].n).toBe(1);
+        expect((await tx`SELECT sum(n)::int AS n FROM market_counts WHERE sub_category = ${sub}`)[0].n).toBe(1);
         throw new Error("roll back");
       })
       .catch((e: Error) => e.message);
     expect(rolledBack).toBe("roll back");
     expect(await sql`SELECT n FROM market_counts WHERE sub_category = ${sub}`).toEqual([]);
     expect(await countDrift(sql)).toEqual([]);
+  });
+
+  test("two uncommitted writers adding markets of one key do not wait for each other (migration 0027)", async ({ sql }) => {
+    const sub = uniqueSlug("counts");
+    const slugs = [`${sub}-a`, `${sub}-b`];
+    const add = (tx: postgres.ReservedSql, slug: string) => tx`
+      INSERT INTO markets (id, slug, question, description, category, sub_category, type, status, trading_starts_at,
+        trading_ends_at, platform_fee, spread, image_url)
+      VALUES (${randomUUID()}, ${slug}, 'Counted?', '', 'OTHER', ${sub}, 'BINARY', 'LOCKED', now(), now(), 0.02, 1, '/x.svg')`;
+    const slotOf = async (tx: postgres.ReservedSql) => (await tx<{ s: number }[]>`SELECT market_counts_slot() AS s`)[0].s;
+    const count = () => counted(sql, sub);
+    // Two sessions of their own: the worker's pool keeps its connections for the counts read meanwhile.
+    const writers = postgres(testRun().databaseUrl, { max: 2, onnotice: () => {} });
+    const [first, second] = [await writers.reserve(), await writers.reserve()];
+    try {
+      await first`BEGIN`;
+      await add(first, slugs[0]);
+      const held = await slotOf(first);
+      // A second transaction in another slot: one whose id agrees modulo 16 would wait, as every writer did before.
+      for (;;) {
+        await second`BEGIN`;
+        if ((await slotOf(second)) !== held) break;
+        await second`ROLLBACK`;
+      }
+      await second`SET LOCAL lock_timeout = '3s'`;
+      await add(second, slugs[1]);
+      await second`COMMIT`;
+      expect(await count()).toBe(1);
+      await first`COMMIT`;
+      expect(await count()).toBe(2);
+      expect(await countDrift(sql)).toEqual([]);
+    } finally {
+      await first`ROLLBACK`.catch(() => {});
+      await second`ROLLBACK`.catch(() => {});
+      first.release();
+      second.release();
+      await writers.end();
+      await sql`DELETE FROM markets WHERE slug = ANY(${slugs})`;
+    }
+    expect(await count()).toBe(0);
   });
 
   test("market_traders follows trade inserts, updates and deletes; a self-trade counts once", async ({ sql }) => {

@@ -76,7 +76,7 @@ const matchesSql = (sql: Sql, f: ListFilter, pattern: string): Fragment =>
 
 const direction = (sql: Sql, order: SortOrder) => sql.unsafe(order === "ASC" ? "ASC" : "DESC");
 
-/** Markets matching status, category and subCategory, from the counters of migration 0005: no rows read. */
+/** Markets matching status, category and subCategory, from the counters of migrations 0005 and 0027 (a key's slots summed): no rows read. */
 async function countMarkets(f: ListFilter): Promise<number> {
   const sql = await readDb();
   const [{ total }] = await sql<{ total: number }[]>`
@@ -199,8 +199,8 @@ export async function listSubCategories(params: { status: string; category?: str
   return sql<SubCategories>`
     SELECT sub_category, sum(n)::int AS count FROM market_counts
     WHERE status = ${params.status} ${params.category ? sql`AND category = ${params.category}` : sql``}
-      AND sub_category <> '' AND n > 0
-    GROUP BY sub_category ORDER BY sum(n) DESC, sub_category`;
+      AND sub_category <> ''
+    GROUP BY sub_category HAVING sum(n) > 0 ORDER BY sum(n) DESC, sub_category`;
 }
 
 /** When the next trade turns 24 h old and so changes a TRENDING order (unix ms), or null if none will. */
