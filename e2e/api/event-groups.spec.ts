@@ -115,3 +115,14 @@ test("event groups – a group too long to announce is sent as unknown, and the 
   const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM trades WHERE market_id = ${m.id}`;
   expect(n).toBe(1);
 });
+
+test("event groups – the triggers compute a market's groups inline, not as a function call per market (migration 0028)", async ({ sql }) => {
+  // A SQL function is inlined only when its declared volatility is not below its body's: IMMUTABLE around
+  // json_build_array (STABLE) ran as a call of its own for every market a statement announced.
+  const plan = async (q: string) => (await sql.unsafe<{ "QUERY PLAN": string }[]>(`EXPLAIN (VERBOSE) ${q}`)).map((r) => r["QUERY PLAN"]).join("\n");
+  for (const q of ["SELECT market_group(m) FROM markets m LIMIT 1", "SELECT market_groups(m, m) FROM markets m LIMIT 1"]) {
+    const p = await plan(q);
+    expect(p).toContain("json_build_array");
+    expect(p).not.toMatch(/market_groups?\(/);
+  }
+});
