@@ -7,7 +7,7 @@ import postgres from "postgres";
 import { expect, test, testRun } from "../fixtures";
 import { addTrades, makeMarket, uniqueSlug } from "../support/markets";
 
-type Sql = postgres.Sql;
+type Sql = postgres.Sql | postgres.TransactionSql;
 const ago = (ms: number) => new Date(Date.now() - ms);
 
 /** market_counts rows that differ from a count of the markets, for every (status, category, sub_category). */
@@ -19,6 +19,14 @@ async function countDrift(sql: Sql) {
       FULL JOIN (SELECT status, category, sub_category, count(*) AS n FROM markets GROUP BY 1, 2, 3) m
         ON (m.status, m.category, m.sub_category) = (c.status, c.category, c.sub_category)
      WHERE coalesce(c.n, 0) <> coalesce(m.n, 0)`;
+}
+
+/** A bare LOCKED market of category OTHER and sub-category `sub`: no outcomes, no users, one statement. */
+function insertMarket(sql: Sql, slug: string, sub: string) {
+  return sql`
+    INSERT INTO markets (id, slug, question, description, category, sub_category, type, status, trading_starts_at,
+      trading_ends_at, platform_fee, spread, image_url)
+    VALUES (${randomUUID()}, ${slug}, 'Counted?', '', 'OTHER', ${sub}, 'BINARY', 'LOCKED', now(), now(), 0.02, 1, '/x.svg')`;
 }
 
 /** What market_counts holds for ('LOCKED', 'OTHER', sub): the sum of the key's slots (migration 0027). */
@@ -82,11 +90,8 @@ test.describe("maintained values (migration 0005)", () => {
     const sub = uniqueSlug("counts");
     const rolledBack = await sql
       .begin(async (tx) => {
-        await tx`
-          INSERT INTO markets (id, slug, question, description, category, sub_category, type, status, trading_starts_at,
-            trading_ends_at, platform_fee, spread, image_url)
-          VALUES (${randomUUID()}, ${sub}, 'Rolled back?', '', 'OTHER', ${sub}, 'BINARY', 'LOCKED', now(), now(), 0.02, 1, '/x.svg')`;
-        expect((await tx`SELECT sum(n)::int AS n FROM market_counts WHERE sub_category = ${sub}`)[0].n).toBe(1);
+        await insertMarket(tx, sub, sub);
+        expect(await counted(tx, sub)).toBe(1);
         throw new Error("roll back");
       })
       .catch((e: Error) => e.message);
@@ -98,10 +103,6 @@ test.describe("maintained values (migration 0005)", () => {
   test("two uncommitted writers adding markets of one key do not wait for each other (migration 0027)", async ({ sql }) => {
     const sub = uniqueSlug("counts");
     const slugs = [`${sub}-a`, `${sub}-b`];
-    const add = (tx: postgres.ReservedSql, slug: string) => tx`
-      INSERT INTO markets (id, slug, question, description, category, sub_category, type, status, trading_starts_at,
-        trading_ends_at, platform_fee, spread, image_url)
-      VALUES (${randomUUID()}, ${slug}, 'Counted?', '', 'OTHER', ${sub}, 'BINARY', 'LOCKED', now(), now(), 0.02, 1, '/x.svg')`;
     const slotOf = async (tx: postgres.ReservedSql) => (await tx<{ s: number }[]>`SELECT market_counts_slot() AS s`)[0].s;
     const count = () => counted(sql, sub);
     // Two sessions of their own: the worker's pool keeps its connections for the counts read meanwhile.
@@ -109,7 +110,7 @@ test.describe("maintained values (migration 0005)", () => {
     const [first, second] = [await writers.reserve(), await writers.reserve()];
     try {
       await first`BEGIN`;
-      await add(first, slugs[0]);
+      await insertMarket(first, slugs[0], sub);
       const held = await slotOf(first);
       // A second transaction in another slot: one whose id agrees modulo 16 would wait, as every writer did before.
       for (;;) {
@@ -118,7 +119,7 @@ test.describe("maintained values (migration 0005)", () => {
         await second`ROLLBACK`;
       }
       await second`SET LOCAL lock_timeout = '3s'`;
-      await add(second, slugs[1]);
+      await insertMarket(second, slugs[1], sub);
       await second`COMMIT`;
       expect(await count()).toBe(1);
       await first`COMMIT`;
