@@ -174,9 +174,15 @@ describe("cluster – through HAProxy", () => {
 describe("cluster – streams resume from a position on the other instance", () => {
   it("a stream cut for 30 s and resumed on app2 with Last-Event-ID gets exactly the events it missed, in order, none twice; so does a socket joining with since", async () => {
     const m = await makeMarket(primary, { prefix: "cl-resume", status: "ACTIVE" });
+    // The stream names a market the instances know: they read the replica, which may not have replayed it yet.
+    await expect.poll(async () => (await replica`SELECT 1 FROM markets WHERE id = ${m.id}`).length, { timeout: 10_000 }).toBe(1);
     const channels = [`market:${m.slug}:orderbook`, `market:${m.slug}:trades`, `market:${m.slug}:price`];
     const url = `${cluster.baseURL}/v1/stream?channels=${encodeURIComponent(channels.join(","))}`;
-    const pinned = (server: string, extra: Record<string, string> = {}) => openStream(url, { cookie: `SRV=${server}`, ...extra });
+    const pinned = async (server: string, extra: Record<string, string> = {}) => {
+      const stream = await openStream(url, { cookie: `SRV=${server}`, ...extra });
+      expect(stream.status, `the stream on ${server}`).toBe(200);
+      return stream;
+    };
     const all = await pinned("app1"); // never cut: what the resumed one must end up with
     const first = await pinned("app1");
     const streams = [all, first];
