@@ -6,23 +6,11 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { expect, test, testRun } from "../fixtures";
-
-function runScenario(databaseUrl: string) {
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, [path.join(process.cwd(), "e2e/support/lost-connection.mjs")], { env: { ...process.env, DB_URL: databaseUrl } });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 45_000);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
+import { untilExit } from "../support/instance";
 
 test("a transaction whose backend is terminated, or whose connection is reset, rejects with CONNECTION_CLOSED; the process lives on and the pool serves the next queries and transactions", async () => {
-  const run = await runScenario(testRun().databaseUrl);
+  const script = path.join(process.cwd(), "e2e/support/lost-connection.mjs");
+  const run = await untilExit(spawn(process.execPath, [script], { env: { ...process.env, DB_URL: testRun().databaseUrl } }), 45_000);
   expect(run.output).not.toContain("TypeError");
   for (const cut of ["terminated", "reset"]) {
     expect(run.output).toContain(`${cut}: the transaction rejected CONNECTION_CLOSED`);

@@ -32,14 +32,20 @@ async function explained(
   }
 }
 
-test("the markets' announcements join old and new rows by hash, whatever the session's first statements were (migration 0029)", async ({ sql }) => {
-  const prefix = uniqueSlug("plans");
+/** 300 bare LOCKED markets (no list shows them), one statement: their ids. */
+async function lockedMarkets(sql: postgres.Sql, name: string) {
+  const prefix = uniqueSlug(name);
   const ids = Array.from({ length: 300 }, () => randomUUID());
   await sql`
     INSERT INTO markets (id, slug, question, description, category, sub_category, type, status, trading_starts_at,
       trading_ends_at, platform_fee, spread, image_url)
     SELECT id, ${prefix} || '-' || ord, 'Planned?', '', 'OTHER', ${prefix}, 'BINARY', 'LOCKED', now(), now(), 0.02, 1, '/x.svg'
       FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS x (id, ord)`;
+  return ids;
+}
+
+test("the markets' announcements join old and new rows by hash, whatever the session's first statements were (migration 0029)", async ({ sql }) => {
+  const ids = await lockedMarkets(sql, "plans");
   try {
     const notices = await explained(
       ids.slice(0, 8),
@@ -56,14 +62,8 @@ test("the markets' announcements join old and new rows by hash, whatever the ses
 });
 
 test("the outcomes' announcements join old and new rows by hash and read each market by key (migrations 0029 and 0030)", async ({ sql }) => {
-  const prefix = uniqueSlug("plans-oc");
-  const ids = Array.from({ length: 300 }, () => randomUUID());
+  const ids = await lockedMarkets(sql, "plans-oc");
   const outcomes = ids.map(() => randomUUID());
-  await sql`
-    INSERT INTO markets (id, slug, question, description, category, sub_category, type, status, trading_starts_at,
-      trading_ends_at, platform_fee, spread, image_url)
-    SELECT id, ${prefix} || '-' || ord, 'Planned?', '', 'OTHER', ${prefix}, 'BINARY', 'LOCKED', now(), now(), 0.02, 1, '/x.svg'
-      FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS x (id, ord)`;
   await sql`
     INSERT INTO outcomes (id, market_id, name, side, index, probability)
     SELECT o, m, 'Yes', 'YES', 0, 50 FROM unnest(${outcomes}::uuid[], ${ids}::uuid[]) AS x (o, m)`;

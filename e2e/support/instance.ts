@@ -36,8 +36,12 @@ function spawnServer(env: Record<string, string | undefined>, { args = [] as str
  * how long it ran. SIGKILL after `timeoutMs`, reported as code null.
  */
 export async function runToExit(env: Record<string, string | undefined>, { timeoutMs = 60_000 } = {}) {
+  return untilExit(spawnServer(env), timeoutMs);
+}
+
+/** Waits for a spawned process to exit: its exit code, its output and how long it ran. SIGKILL after `timeoutMs`, reported as code null. */
+export async function untilExit(child: ChildProcess, timeoutMs: number) {
   const started = Date.now();
-  const child = spawnServer(env);
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
