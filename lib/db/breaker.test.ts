@@ -43,6 +43,26 @@ describe("Breaker – one probe per interval while the database is away", () => 
     b.close();
   });
 
+  it("reached(): closed at once, without waiting for the probe, onBack told once, and no probe after it", async () => {
+    let probes = 0;
+    const b = new Breaker({ retryMs: 30, probe: async () => (probes++, Promise.reject(new Error("down"))) });
+    let backs = 0;
+    b.onBack(() => backs++);
+    b.reached("nothing to do while closed");
+    expect(backs).toBe(0);
+    b.trip(new Error("refused"));
+    await sleep(80);
+    const before = probes;
+    expect(before).toBeGreaterThanOrEqual(1);
+    b.reached("the LISTEN connection is back");
+    expect(b.isOpen).toBe(false);
+    expect(backs).toBe(1);
+    await sleep(100);
+    expect(probes).toBeLessThanOrEqual(before + 1); // at most the probe already under way
+    expect(b.isOpen).toBe(false);
+    b.close();
+  });
+
   it("Retry-After is the probe interval in whole seconds, at least 1", () => {
     expect(new Breaker({ retryMs: 300, probe: async () => {} }).retryAfterS).toBe(1);
     expect(new Breaker({ retryMs: 2500, probe: async () => {} }).retryAfterS).toBe(3);

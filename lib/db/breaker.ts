@@ -74,16 +74,36 @@ export class Breaker {
     this.timer.unref();
   }
 
+  /**
+   * The database answered on a connection of its own (the LISTEN connection is back, or a change was
+   * heard on it): closed now rather than at the next probe. While open, reads go to a replica however far it
+   * got; once the instance hears changes again, a read that would keep a replica's answer older than a
+   * change just heard must see the primary's commits instead (docs/api.md "Reads without the primary").
+   */
+  reached(how: string): void {
+    if (this.openedAt === null) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.back(how);
+  }
+
+  private back(how: string) {
+    this.options.log?.(`database back after ${((Date.now() - this.openedAt!) / 1000).toFixed(1)} s (${how})`);
+    this.openedAt = null;
+    this.timer = null;
+    for (const fn of this.backListeners) fn();
+  }
+
   private async probeOnce() {
+    this.timer = null;
     try {
       await this.options.probe();
-      this.options.log?.(`database back after ${((Date.now() - this.openedAt!) / 1000).toFixed(1)} s`);
-      this.openedAt = null;
-      this.timer = null;
-      for (const fn of this.backListeners) fn();
     } catch {
-      this.schedule();
+      // Still open and nothing else scheduled (reached() and a new trip() may have come meanwhile).
+      if (this.openedAt !== null && !this.timer) this.schedule();
+      return;
     }
+    // reached() may have closed it while the probe ran.
+    if (this.openedAt !== null) this.back("a probe answered");
   }
 }
 

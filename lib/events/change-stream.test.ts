@@ -1,15 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { Breaker } from "../db/breaker";
 import { createChangeStream } from "./change-stream";
 import type { ListenerOptions } from "./listener";
 
 /** A stream over a fake LISTEN connection: `notify`, `listen` and `lose` play the database. */
-function streamWithFakeListener(gate?: (fn: () => void) => void) {
+function streamWithFakeListener(gate?: (fn: () => void) => void, breaker?: Breaker) {
   let opts!: ListenerOptions;
   const stream = createChangeStream({
     databaseUrl: "postgres://unused",
     heartbeatMs: 1000,
     log: () => {},
     gate: gate ?? ((fn) => fn()),
+    breaker,
     listen: (o) => {
       opts = o;
       return { ready: Promise.resolve(), retryNow: () => {}, close: async () => {} };
@@ -54,6 +56,22 @@ describe("change stream", () => {
     expect(seen).toEqual(["lost"]);
     for (const fn of held) fn();
     expect(seen).toEqual(["lost", "orderbook", "listening true"]);
+  });
+
+  it("hearing the primary closes the 503 breaker before any subscriber runs: a LISTEN that works, a change heard", async () => {
+    // A probe that never succeeds: only what the stream hears can close it.
+    const b = new Breaker({ retryMs: 60_000, probe: () => Promise.reject(new Error("down")) });
+    const { stream, notify, listen } = streamWithFakeListener(undefined, b);
+    const seen: string[] = [];
+    stream.subscribe({ event: (e) => seen.push(`${e.kind} open=${b.isOpen}`), listening: (r) => seen.push(`listening ${r} open=${b.isOpen}`) });
+    await stream.start();
+    b.trip(new Error("refused"));
+    listen(true);
+    b.trip(new Error("refused"));
+    notify('{"k":"orderbook","s":"m","o":null}');
+    expect(seen).toEqual(["listening true open=false", "orderbook open=false"]);
+    expect(b.isOpen).toBe(false);
+    b.close();
   });
 
   it("a subscriber that throws does not keep the others from the event", async () => {

@@ -3,7 +3,7 @@
 // and the one parse (./market-events.ts). The response cache and the push channels each subscribe; neither
 // knows about the other, and the cache works whether or not the push channels are attached.
 import "server-only";
-import { breaker } from "../db/breaker";
+import { type Breaker, breaker } from "../db/breaker";
 import { db } from "../db/client";
 import { commitGate } from "../db/consistency";
 import { createListener, type Listener } from "./listener";
@@ -40,6 +40,8 @@ export interface ChangeStreamOptions {
   gate?: (fn: () => void) => void;
   /** Makes the LISTEN connection (tests hand in their own). */
   listen?: typeof createListener;
+  /** The 503 breaker it closes when it hears the primary, and that nudges it back; default: the process's (none with `listen`). */
+  breaker?: Breaker;
 }
 
 export function createChangeStream(options: ChangeStreamOptions): ChangeStream {
@@ -69,6 +71,11 @@ export function createChangeStream(options: ChangeStreamOptions): ChangeStream {
     async start() {
       if (listener) throw new Error("change stream already started");
       const afterCommit = options.gate ?? commitGate(db(), log);
+      // A LISTEN that works, or a change heard on it, is the primary answering: the 503 breaker closes before
+      // any consumer runs, so that no read after a heard change goes to a replica as if the primary were away
+      // (one that has not replayed that change would be kept as the fresh answer).
+      const b = options.breaker ?? (options.listen ? undefined : breaker());
+      const reached = (how: string) => b?.reached(how);
       listener = (options.listen ?? createListener)({
         url: options.databaseUrl,
         channel: NOTIFY_CHANNEL,
@@ -77,10 +84,14 @@ export function createChangeStream(options: ChangeStreamOptions): ChangeStream {
         retryMaxMs: options.retryMaxMs,
         log,
         onNotify: (payload) => {
+          reached("a change was heard");
           const event = parseMarketEvent(payload);
           if (event) afterCommit(() => each((s) => s.event?.(event)));
         },
-        onListen: (resumed) => afterCommit(() => each((s) => s.listening?.(resumed))),
+        onListen: (resumed) => {
+          reached("its LISTEN connection is back");
+          afterCommit(() => each((s) => s.listening?.(resumed)));
+        },
         onLost: () => each((s) => s.lost?.()),
       });
       try {
@@ -91,9 +102,9 @@ export function createChangeStream(options: ChangeStreamOptions): ChangeStream {
       }
       // The breaker's probe (every DB_RETRY_MS while requests find the database away) sees it back
       // before the listener's next backoff step would: LISTEN again then.
-      if (!options.listen) {
+      if (b) {
         const l = listener;
-        stopNudge = breaker().onBack(() => l.retryNow());
+        stopNudge = b.onBack(() => l.retryNow());
       }
     },
     async close() {

@@ -104,13 +104,14 @@ async function watcher(baseURL: string, channel: string) {
   };
 }
 
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number, everyMs = 50) {
+/** Polls `check` until it holds; `what` may say, once it failed, what the last check saw. */
+async function until(what: string | (() => string), check: () => Promise<boolean> | boolean, timeoutMs: number, everyMs = 50) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await Promise.resolve(check()).catch(() => false)) return;
     await sleep(everyMs);
   }
-  throw new Error(`${what}: not within ${timeoutMs} ms`);
+  throw new Error(`${typeof what === "string" ? what : what()}: not within ${timeoutMs} ms`);
 }
 
 /** Resolves once HAProxy routes requests to `name` again: three in a row pinned to it (SRV cookie) are served by it. */
@@ -207,17 +208,18 @@ export async function runFault(cluster: Cluster, fault: Fault, options: FaultOpt
         // Fresh answers: a commit after the return is served by every instance.
         const t1 = Date.now();
         await addOrder(primary, m, { price: "0.470" });
+        let without: string[] = [];
         await until(
-          "the new order on every instance",
+          () => `the new order on every instance (the last answers of ${without.join(", ")} did not have it)`,
           async () => {
             const books = await Promise.all(
-              cluster.instances.map(async (i) =>
-                (
-                  await fetch(`${cluster.baseURL}/v1/markets/slug/${m.slug}/orderbook?outcomeId=${m.outcomes[0]}`, { headers: { cookie: `SRV=${i.name}` } })
-                ).text(),
-              ),
+              cluster.instances.map(async (i) => {
+                const res = await fetch(`${cluster.baseURL}/v1/markets/slug/${m.slug}/orderbook?outcomeId=${m.outcomes[0]}`, { headers: { cookie: `SRV=${i.name}` } });
+                return { name: i.name, book: `${res.status} ${res.headers.get("x-cache") ?? ""} ${await res.text()}` };
+              }),
             );
-            return books.every((b) => b.includes('"0.470"'));
+            without = books.filter((b) => !b.book.includes('"0.470"')).map((b) => `${b.name}: ${b.book.slice(0, 160)}`);
+            return !without.length;
           },
           15_000,
         );
