@@ -137,8 +137,15 @@ export function createReadRouter(options: ReadRouterOptions): ReadRouter {
       }
       for (const r of waitable) {
         if (!r.up || r.replayed >= need) continue;
-        // Logged once a lag: the replica's later reads skip it until a probe sees it there.
-        log(`${r.name} is ${need - r.replayed} bytes of WAL behind after ${waitMs} ms: reading the primary until it catches up`);
+        // Logged once a lag (reads that waited beside this one found it lagging already): the replica's
+        // later reads skip it until a probe sees it at the furthest position they waited for.
+        if (r.lagging) {
+          if (need > r.laggingFor) r.laggingFor = need;
+          continue;
+        }
+        log(
+          `${r.name} is ${need - r.replayed} bytes of WAL behind after ${waitMs} ms: reading ${withoutPrimary ? "replicas as far as they got (the primary is away)" : "the primary"} until it catches up`,
+        );
         Object.assign(r, { lagging: true, laggingFor: need });
       }
       return fallback();

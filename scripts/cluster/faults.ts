@@ -214,7 +214,9 @@ export async function runFault(cluster: Cluster, fault: Fault, options: FaultOpt
           async () => {
             const books = await Promise.all(
               cluster.instances.map(async (i) => {
-                const res = await fetch(`${cluster.baseURL}/v1/markets/slug/${m.slug}/orderbook?outcomeId=${m.outcomes[0]}`, { headers: { cookie: `SRV=${i.name}` } });
+                const res = await fetch(`${cluster.baseURL}/v1/markets/slug/${m.slug}/orderbook?outcomeId=${m.outcomes[0]}`, {
+                  headers: { cookie: `SRV=${i.name}` },
+                });
                 return { name: i.name, book: `${res.status} ${res.headers.get("x-cache") ?? ""} ${await res.text()}` };
               }),
             );
