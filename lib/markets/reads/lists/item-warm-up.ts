@@ -61,28 +61,38 @@ export async function warmUpListItems(sql: Sql, { share, deadlineMs }: ItemWarmU
     else if (!cache.isLive) stop("the change stream not heard"); // every read would load and keep nothing
     return result.stopped === null;
   };
-  const step = async (markets: { id: string; slug: string }[]) => {
+  /** `read`'s answer, asked again (RETRIES in all) when the database did not answer; undefined once stopped. */
+  const asked = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
     while (go()) {
       try {
-        await warmListItems(markets);
-        result.items += markets.length;
-        return;
+        return await read();
       } catch (err) {
         if (!isDatabaseUnavailable(err) || result.retried >= RETRIES) {
           stop(`a failed read (${(err as Error).message})`);
-          return;
+          return undefined;
         }
         result.retried++;
         await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
       }
     }
+    return undefined;
+  };
+  const step = async (markets: { id: string; slug: string }[]) => {
+    const done = await asked(async () => {
+      await warmListItems(markets);
+      return true;
+    });
+    if (done) result.items += markets.length;
   };
   try {
-    if (go()) {
-      const markets = await withDatabase(
+    // The ranking too: on a cold start (nothing of markets in memory yet) it can outlast a request's deadline.
+    const markets = await asked(() =>
+      withDatabase(
         () => sql<{ id: string; slug: string }[]>`
         SELECT id, slug FROM markets WHERE status = 'ACTIVE' ORDER BY total_volume DESC, id DESC`,
-      );
+      ),
+    );
+    if (markets) {
       result.markets = markets.length;
       // The most traded first, to learn what an item takes; then how many fit, from the least traded of
       // those up, two statements at a time (the database makes one while this process takes in the
