@@ -46,6 +46,9 @@ setTimeout(() => {}, 60_000);\n`,
       const parent = spawn(process.execPath, ["--import", "tsx", path.join(dir, "parent.ts")], { stdio: ["ignore", "pipe", "inherit"] });
       try {
         const pid = await new Promise<number>((resolve) => parent.stdout!.once("data", (d) => resolve(Number(String(d).trim()))));
+        // Stopped once it runs the script: setpriv asks for the signal before it executes what it starts, so a
+        // process stopped earlier (still setpriv, on a busy machine) might never have asked.
+        await expect.poll(() => fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0], { timeout: 10_000 }).toBe(process.execPath);
         process.kill(pid, "SIGSTOP");
         await expect.poll(() => statOf(pid)[0]).toBe("T");
         parent.kill("SIGKILL");
