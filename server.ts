@@ -243,7 +243,11 @@ async function main() {
 
   // The most traded markets' list items in memory, so that a first pass over the lists does not load them page by page.
   if (CACHE && WARM_UP_ITEMS_PERCENT > 0) {
-    const r = await warmUpListItems(sql, { share: WARM_UP_ITEMS_PERCENT / 100, deadlineMs: WARM_UP_DEADLINE_MS });
+    const r = await warmUpListItems(sql, {
+      share: WARM_UP_ITEMS_PERCENT / 100,
+      deadlineMs: WARM_UP_DEADLINE_MS,
+      onRetry: (why, pauseMs) => log(`list-item warm-up: a read not answered (${why}); asking it again in ${pauseMs} ms`),
+    });
     const mb = (r.bytes / 1024 / 1024).toFixed(1);
     const notes = `${r.retried ? `; ${r.retried} read${r.retried > 1 ? "s" : ""} asked again` : ""}${r.stopped ? `; stopped by ${r.stopped}` : ""}`;
     log(`warmed up: list items of ${r.items} of ${r.markets} ACTIVE markets in ${r.ms} ms (response cache ${mb} MB${notes})`);

@@ -65,13 +65,19 @@ export async function startInstance(
     cwd = process.cwd(),
     /** node options before `--import tsx` (a preload, --expose-gc). */
     nodeArgs = [] as string[],
+    /** Told of each piece of stdout as it comes, before the instance is ready too. */
+    onStdout = (_text: string) => {},
   } = {},
 ): Promise<Instance> {
   const port = await freePort();
   const child = spawnServer({ PORT: String(port), ...env }, { args, cwd, nodeArgs });
   let stdout = "";
   let output = "";
-  child.stdout!.on("data", (d) => ((stdout += d), (output += d)));
+  child.stdout!.on("data", (d) => {
+    stdout += d;
+    output += d;
+    onStdout(String(d));
+  });
   child.stderr!.on("data", (d) => (output += d));
   const instance: Instance = {
     child,

@@ -35,6 +35,8 @@ export interface ItemWarmUpOptions {
   share: number;
   /** Nothing new is asked after this long. */
   deadlineMs: number;
+  /** Told of each read about to be asked again: why it failed, and the pause before it is. */
+  onRetry?: (why: string, pauseMs: number) => void;
 }
 
 /** Markets per step: one statement (lib/markets/reads/lists/items.ts loads at most 500 items in one). */
@@ -44,7 +46,7 @@ const STEP = 500;
 const RETRIES = 2;
 const RETRY_PAUSE_MS = 1_500;
 
-export async function warmUpListItems(sql: Sql, { share, deadlineMs }: ItemWarmUpOptions): Promise<ItemWarmUpResult> {
+export async function warmUpListItems(sql: Sql, { share, deadlineMs, onRetry }: ItemWarmUpOptions): Promise<ItemWarmUpResult> {
   const started = performance.now();
   const cache = marketCache();
   const result: ItemWarmUpResult = { items: 0, markets: 0, bytes: cache.size.bytes, stopped: null, retried: 0, ms: 0 };
@@ -72,6 +74,7 @@ export async function warmUpListItems(sql: Sql, { share, deadlineMs }: ItemWarmU
           return undefined;
         }
         result.retried++;
+        onRetry?.((err as Error).message, RETRY_PAUSE_MS);
         await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
       }
     }
