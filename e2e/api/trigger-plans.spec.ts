@@ -1,7 +1,8 @@
 // The announcing triggers' join of a statement's old and new rows (migration 0029), read off the plan
 // PostgreSQL runs (auto_explain, sent to this session as a notice): a session whose first updates touched
 // one market each must not announce a later update of hundreds with a nested loop over the two row sets;
-// and the outcomes' announcements read each market by key, not by a scan of every market (migration 0030).
+// and the outcomes' announcements read each market by key, not by a scan of every market (migration 0030);
+// none of them is compiled by JIT, and no session of the database compiles by default (migration 0031).
 import { randomUUID } from "node:crypto";
 import postgres from "postgres";
 import { expect, test, testRun } from "../fixtures";
@@ -24,6 +25,9 @@ async function explained(
       await tx`SET LOCAL auto_explain.log_nested_statements = on`;
       await tx`SET LOCAL auto_explain.log_analyze = on`;
       await tx`SET LOCAL auto_explain.log_level = notice`;
+      await tx`SET LOCAL auto_explain.log_settings = on`;
+      // As a session of a database that has JIT on would be (migration 0031 turns it off for the database).
+      await tx`SET LOCAL jit = on`;
       await statement(tx);
     });
     return notices;
@@ -56,6 +60,7 @@ test("the markets' announcements join old and new rows by hash, whatever the ses
     expect(plan, "the announcements' statement was explained").toBeDefined();
     expect(plan).toContain("Hash Join");
     expect(plan).not.toContain("Rows Removed by Join Filter");
+    expect(plan, "never compiled, whatever the session's jit (migration 0031)").toMatch(/Settings: .*jit = 'off'/);
   } finally {
     await sql`DELETE FROM markets WHERE id = ANY(${ids}::uuid[])`;
   }
@@ -80,8 +85,19 @@ test("the outcomes' announcements join old and new rows by hash and read each ma
       expect(plan).not.toContain("Rows Removed by Join Filter");
       expect(plan).toContain("Index Scan using markets_pkey");
       expect(plan).not.toContain("Seq Scan on markets");
+      expect(plan, "never compiled, whatever the session's jit (migration 0031)").toMatch(/Settings: .*jit = 'off'/);
     }
   } finally {
     await sql`DELETE FROM markets WHERE id = ANY(${ids}::uuid[])`;
+  }
+});
+
+test("a new session of the database has JIT off (migration 0031): on a PostgreSQL with LLVM, short statements are never compiled", async () => {
+  const session = postgres(testRun().databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [{ jit }] = await session<{ jit: string }[]>`SHOW jit`;
+    expect(jit).toBe("off");
+  } finally {
+    await session.end();
   }
 });
