@@ -64,14 +64,15 @@ async function get(pathAndQuery: string) {
 describe("failover – the primary lost for good under a steady import", () => {
   it("imports resume on the promoted node within 30 s, every acknowledged trade is there, and the instances follow", async () => {
     const m = await makeMarket(writer, { prefix: "fo", status: "ACTIVE" });
-    const acknowledged: { id: string; at: number }[] = [];
+    const acknowledged: { id: string; at: number; ms: number }[] = [];
     const failedAttempts: string[] = [];
     let importing = true;
     const importer = (async () => {
       for (let i = 0; importing; i++) {
         try {
+          const sent = Date.now();
           const id = await importTrade(m, `0.${String(100 + (i % 800)).padStart(3, "0")}`);
-          acknowledged.push({ id, at: Date.now() });
+          acknowledged.push({ id, at: Date.now(), ms: Date.now() - sent });
         } catch (err) {
           failedAttempts.push((err as Error).message);
           // A new pool, as a rerun of `npm run db:import` has: postgres.js 3.4.9 can leave a transaction's
@@ -98,24 +99,43 @@ describe("failover – the primary lost for good under a steady import", () => {
       }
     })();
 
-    await waitFor(() => acknowledged.length >= 20, 30_000, "imports before the loss");
-    const lost = await database.loseWriter();
-    lostAt = Date.now();
-    const before = acknowledged.length;
-    await waitFor(() => acknowledged.some((a) => a.at > lostAt), RESUME_TARGET_S * 1000 + 30_000, "an import on the promoted node").catch(async (err) => {
+    /** What the nodes and the monitor were doing when a wait below timed out. */
+    const explain = async (err: unknown) => {
+      const lines = [
+        `${(err as Error).message}; ${acknowledged.length} imports acknowledged; import errors: ${[...new Set(failedAttempts)].slice(0, 5).join(" | ")}`,
+      ];
+      for (const n of database.nodes) {
+        const c = postgres(n.url, { max: 1, connect_timeout: 2, onnotice: () => {} });
+        try {
+          const busy = await c<{ line: string }[]>`
+            SELECT format('%s %s %s/%s %ss: %s', n.name, application_name, wait_event_type, wait_event,
+                          round(extract(epoch FROM now() - query_start)::numeric, 1), left(query, 80)) AS line
+              FROM pg_stat_activity, (SELECT ${n.name}::text AS name) n
+             WHERE state <> 'idle' AND pid <> pg_backend_pid() AND backend_type = 'client backend'`;
+          const streams = await c<{ line: string }[]>`
+            SELECT format('%s streams to %s: %s %s, replay lag %s', ${n.name}::text, application_name, state, sync_state, replay_lag) AS line
+              FROM pg_stat_replication`;
+          const [sync] = await c<{ names: string }[]>`SELECT current_setting('synchronous_standby_names') AS names`;
+          lines.push(`${n.name}: synchronous_standby_names '${sync.names}'`, ...busy.map((r) => r.line), ...streams.map((r) => r.line));
+        } catch (e) {
+          lines.push(`${n.name}: ${(e as Error).message}`);
+        } finally {
+          await c.end({ timeout: 0 });
+        }
+      }
       // What the monitor decided, and why: its event log.
       const monitor = postgres(database.monitorUrl, { max: 1, onnotice: () => {} });
       const events = await monitor<{ line: string }[]>`
         SELECT format('%s %s %s→%s %s', eventtime::time, nodename, reportedstate, goalstate, description) AS line
           FROM pgautofailover.event ORDER BY eventid DESC LIMIT 20`;
       await monitor.end();
-      throw new Error(
-        `${(err as Error).message}; import errors: ${[...new Set(failedAttempts)].slice(0, 5).join(" | ")}\n${events
-          .map((e) => e.line)
-          .reverse()
-          .join("\n")}`,
-      );
-    });
+      throw new Error([...lines, ...events.map((e) => e.line).reverse()].join("\n"));
+    };
+    await waitFor(() => acknowledged.length >= 20, 30_000, "imports before the loss").catch(explain);
+    const lost = await database.loseWriter();
+    lostAt = Date.now();
+    const before = acknowledged.length;
+    await waitFor(() => acknowledged.some((a) => a.at > lostAt), RESUME_TARGET_S * 1000 + 30_000, "an import on the promoted node").catch(explain);
     const resumedS = (acknowledged.find((a) => a.at > lostAt)!.at - lostAt) / 1000;
     await sleep(2000); // a little more importing on the new primary
     importing = false;
@@ -128,6 +148,7 @@ describe("failover – the primary lost for good under a steady import", () => {
     const ids = acknowledged.map((a) => a.id);
     const [{ found }] = await direct<{ found: number }[]>`SELECT count(*)::int AS found FROM trades WHERE id = ANY(${ids}::uuid[])`;
     const [{ inRecovery }] = await direct<{ inRecovery: boolean }[]>`SELECT pg_is_in_recovery() AS "inRecovery"`;
+    const [{ pgMajor }] = await direct<{ pgMajor: string }[]>`SELECT current_setting('server_version_num')::int / 10000 AS "pgMajor"`;
     await direct.end();
 
     // The instances follow: a trade committed now reaches a socket joined to the market's trades channel
@@ -160,6 +181,11 @@ describe("failover – the primary lost for good under a steady import", () => {
       await reader;
     }
 
+    // An import of one trade before the loss: a commit on node1 that waits for node2 (synchronous replication).
+    const took = acknowledged
+      .slice(0, before)
+      .map((a) => a.ms)
+      .sort((a, b) => a - b);
     const statuses = [...reads].map(([s, n]) => `${n} × ${s || "error"}`).join(", ");
     console.log(
       [
@@ -167,6 +193,7 @@ describe("failover – the primary lost for good under a steady import", () => {
         "| fault | measured | target |",
         "|---|---|---|",
         `| primary (${lost}) SIGKILLed for good, import loop running | imports resumed on ${promoted} after ${resumedS.toFixed(1)} s | ≤ ${RESUME_TARGET_S} s |`,
+        `| an import of one trade before the loss (a synchronous commit; PostgreSQL ${pgMajor} as packaged, JIT built in) | median ${took[Math.floor(took.length / 2)]} ms, slowest ${took.at(-1)} ms | (a figure) |`,
         `| acknowledged trades | ${before} before the loss, ${acknowledged.length} in all; ${found} of ${acknowledged.length} on ${promoted} | all (synchronous replication) |`,
         `| failed import attempts during the failover | ${failedAttempts.length}, retried: ${[...new Set(failedAttempts.map((e) => e.slice(0, 90)))].join("; ")} | (the importer retries) |`,
         `| market reads through HAProxy, from the loss on | ${statuses}; a trades page after: ${readAfter} | ≥ 95 % 200 |`,

@@ -134,7 +134,18 @@ export async function startAutoFailover(options: DatabaseOptions): Promise<Failo
       },
       timeoutMs,
     );
-  const reduceTimeouts = (node: Node) => {
+  const reduceTimeouts = async (node: Node) => {
+    // Only once the keeper's node-active service reports to the monitor: it is started (exec'd) after the
+    // state the settle waits for, and a reload that reached it before it handled SIGHUP killed it, and its
+    // restarts failed until pg_autoctl gave up and stopped PostgreSQL under the migrations.
+    const [{ since }] = await monitorSql<{ since: Date }[]>`SELECT now() AS since`;
+    await waitFor(
+      `${node.name}'s keeper reporting to the monitor`,
+      async () => (await monitorSql`SELECT 1 FROM pgautofailover.node WHERE nodename = ${node.name} AND reporttime > ${since}`).length > 0,
+      30_000,
+      node.keeper,
+      path.join(options.dir, `${node.name}.log`),
+    );
     autoctl(["config", "set", "--pgdata", node.pgdata, "timeout.network_partition_timeout", String(NETWORK_PARTITION_TIMEOUT_S)]);
     autoctl(["reload", "--pgdata", node.pgdata]);
   };
@@ -142,7 +153,7 @@ export async function startAutoFailover(options: DatabaseOptions): Promise<Failo
   try {
     const first = await createNode("node1");
     await settle({ node1: "single" }, 120_000);
-    reduceTimeouts(first);
+    await reduceTimeouts(first);
     log(`node1: ${first.url} (alone: seeded before its standby is made, so the seed is not replicated synchronously)`);
     await prepareDatabase(adminUrl(first.port), first.url, options);
 
@@ -158,7 +169,7 @@ export async function startAutoFailover(options: DatabaseOptions): Promise<Failo
       }
     };
     await settle({ node1: "primary", node2: "secondary" }, 300_000, checkpoint);
-    reduceTimeouts(second);
+    await reduceTimeouts(second);
     log(`node2: ${second.url} (synchronous standby of node1; monitor ${adminUrl(monitorPort, "pg_auto_failover")})`);
   } catch (err) {
     await monitorSql.end({ timeout: 0 });
