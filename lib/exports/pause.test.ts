@@ -47,6 +47,21 @@ describe.runIf(process.platform === "linux")('the export job stops while request
     p.close();
   });
 
+  it("never stops a process that does not run Node yet (launch.ts's setpriv, before it asked for its parent-death signal)", async () => {
+    // A process of another program stands for the prefix: a pause waits until the process runs Node.
+    child = spawn("sleep", ["30"], { stdio: "ignore" });
+    const pid = child.pid!;
+    const p = pauseWhileBusy(pid, { maxPauseMs: 10_000, runMs: 100, quietMs: 50 });
+    p.started();
+    p.started();
+    await sleep(200);
+    expect(stateOf(pid)).not.toBe("T");
+    expect(p.stats().pauses).toBe(0);
+    p.finished();
+    p.finished();
+    p.close();
+  });
+
   it("under requests that never stop, runs runMs after each maxPauseMs", async () => {
     const pid = waiting();
     const p = pauseWhileBusy(pid, { maxPauseMs: 300, runMs: 200, quietMs: 2 });

@@ -7,7 +7,10 @@
 // Under requests that never pause the job would never finish, so a pause lasts at most `maxPauseMs`; then the job
 // runs `runMs` whatever comes (a share of runMs / (maxPauseMs + runMs) of the time: the reads that meet it are
 // that share of all, too few to move their p99). A process stopped by a parent that dies is killed with it
-// (./launch.ts: --pdeathsig), so it never holds its connection and snapshot for ever.
+// (./launch.ts: --pdeathsig), so it never holds its connection and snapshot for ever: it is stopped only once
+// it runs Node, when setpriv has asked for that signal.
+
+import fs from "node:fs";
 
 export interface PauseOptions {
   /** The longest a pause lasts while requests keep coming (ms). */
@@ -42,6 +45,20 @@ export function pauseWhileBusy(pid: number, options: Partial<PauseOptions> = {})
   let pauses = 0;
   let timer: NodeJS.Timeout | undefined;
 
+  /**
+   * Whether the process runs Node yet (its /proc/<pid>/cmdline). Before, it is one of launch.ts's prefixes:
+   * setpriv asks for its parent-death signal only as it executes what follows, so a process stopped while
+   * it was still setpriv would outlive a parent that died, stopped for good. Where /proc is missing: yes.
+   */
+  let node = false;
+  const runsNode = () => {
+    try {
+      node ||= fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] === process.execPath;
+    } catch (err) {
+      node ||= (err as NodeJS.ErrnoException).code === "ENOENT" && !fs.existsSync("/proc/self");
+    }
+    return node;
+  };
   const signal = (name: "SIGSTOP" | "SIGCONT") => {
     try {
       process.kill(pid, name);
@@ -65,6 +82,7 @@ export function pauseWhileBusy(pid: number, options: Partial<PauseOptions> = {})
       }, runMs);
   };
   const pause = () => {
+    if (!runsNode()) return; // the next request tries again
     if (!signal("SIGSTOP")) return;
     state = "paused";
     pausedAt = performance.now();
