@@ -5,6 +5,7 @@
 // none of them is compiled by JIT, and no session of the database compiles by default (migration 0031).
 import { randomUUID } from "node:crypto";
 import postgres from "postgres";
+import { connect } from "@/lib/db/client";
 import { expect, test, testRun } from "../fixtures";
 import { uniqueSlug } from "../support/markets";
 
@@ -92,12 +93,16 @@ test("the outcomes' announcements join old and new rows by hash and read each ma
   }
 });
 
-test("a new session of the database has JIT off (migration 0031): on a PostgreSQL with LLVM, short statements are never compiled", async () => {
-  const session = postgres(testRun().databaseUrl, { max: 1, onnotice: () => {} });
-  try {
-    const [{ jit }] = await session<{ jit: string }[]>`SHOW jit`;
-    expect(jit).toBe("off");
-  } finally {
-    await session.end();
-  }
+test("a new session of the database has JIT off (migration 0031), and so has every session of the service's own (lib/db/client.ts), whoever owns the database", async () => {
+  const jitOf = async (session: postgres.Sql) => {
+    try {
+      return (await session<{ setting: string; source: string }[]>`SELECT setting, source FROM pg_settings WHERE name = 'jit'`)[0];
+    } finally {
+      await session.end();
+    }
+  };
+  expect(await jitOf(postgres(testRun().databaseUrl, { max: 1, onnotice: () => {} }))).toEqual({ setting: "off", source: "database" });
+  // Its own startup parameter, which holds where the migration could not set the database's (a role that does not own it).
+  expect(await jitOf(connect(testRun().databaseUrl, { max: 1 }))).toEqual({ setting: "off", source: "client" });
+  expect(await jitOf(connect(testRun().databaseUrl, { max: 1, connection: { statement_timeout: 1000 } }))).toEqual({ setting: "off", source: "client" });
 });

@@ -11,7 +11,7 @@ import { DatabaseUnavailableError } from "./errors";
 
 export type Sql = postgres.Sql;
 
-export function connect(url: string, options: postgres.Options<{}> = {}): Sql {
+export function connect(url: string, { connection, ...options }: postgres.Options<{}> = {}): Sql {
   return postgres(url, {
     max: config().DB_POOL_SIZE,
     idle_timeout: 30,
@@ -21,6 +21,9 @@ export function connect(url: string, options: postgres.Options<{}> = {}): Sql {
     backoff: () => 0.2,
     onnotice: () => {},
     ...options,
+    // No JIT in these sessions even where the migrations could not turn it off for the database (a role
+    // that does not own it): docs/deploy.md "PostgreSQL settings".
+    connection: { jit: "off", ...connection },
   });
 }
 
