@@ -1,4 +1,4 @@
-// npm run bench:ingest -- --minutes N [--rate 6000] [--ratio 10] [--markets 2000] [--batch 1000] [--wait 50] [--lanes 1] [--seed N] [--unpaced]
+// npm run bench:ingest -- --minutes N [--rate 6000] [--ratio 10] [--markets 2000] [--batch 1000] [--wait 50] [--lanes 1] [--seed N] [--unpaced] [--priority low|normal]
 // The ingest path under a sustained venue stream (docs/performance.md "Ingest"), on the database of
 // DATABASE_URL or EMBEDDED_PG_DIR as it is (the demo seed, a venues data set), every trigger on:
 //   1. the generator's traders and markets (--markets) are ingested first, unmeasured;
@@ -17,6 +17,7 @@ import { migrate } from "../lib/db/migrate";
 import { percentile } from "../lib/dev/tools";
 import { VenueStream } from "../lib/ingest/generator";
 import { Ingest } from "../lib/ingest/run";
+import { INGEST_APPLICATION, yieldToReads } from "../lib/ingest/yield";
 
 const { values: args } = parseArgs({
   options: {
@@ -29,8 +30,13 @@ const { values: args } = parseArgs({
     lanes: { type: "string" },
     seed: { type: "string" },
     unpaced: { type: "boolean" },
+    priority: { type: "string", default: "low" },
   },
 });
+if (args.priority !== "low" && args.priority !== "normal") {
+  console.error(`--priority ${args.priority}: expected low (the default, as npm run ingest) or normal`);
+  process.exit(2);
+}
 const MINUTES = Number(args.minutes ?? 1);
 const RATE = Number(args.rate ?? 6000);
 const RATIO = Number(args.ratio ?? 10);
@@ -43,7 +49,9 @@ const SEED = Number(args.seed ?? Date.now() % 1_000_000_000);
 
 const database = await resolveDatabase({ log: (m) => console.error(m) });
 const url = config().DATABASE_URL!;
-const sql = connect(url, { max: 4 + LANES });
+// The ingest's sessions, at the ingest's priority (lib/ingest/yield.ts) unless --priority normal.
+const sql = connect(url, { max: 4 + LANES, connection: { application_name: INGEST_APPLICATION } });
+const normal = args.priority === "normal" ? () => {} : yieldToReads(sql, { log: (m) => console.error(m) });
 const listener = connect(url, { max: 1 });
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
@@ -167,6 +175,7 @@ try {
   report(true);
   console.log(`(batch ${BATCH} lines or ${WAIT} ms; the sustained rates count until the backlog was written)`);
 } finally {
+  normal();
   await listener.end({ timeout: 5 });
   await sql.end({ timeout: 5 });
   await database.stop();

@@ -1,7 +1,8 @@
-// npm run ingest [-- <file>] [--follow] [--batch 1000] [--wait 50] [--lanes N] – reads the NDJSON event stream of
+// npm run ingest [-- <file>] [--follow] [--batch 1000] [--wait 50] [--lanes N] [--priority low|normal] – reads the NDJSON event stream of
 // docs/ingest.md from stdin or a file (with --follow, a file that grows, read on like tail -f until
 // Ctrl-C), writes it in batches into DATABASE_URL or the embedded database, reports each bad line on
-// stderr (`line N: <json path>: <message>`) and skips it, and prints progress on stderr every 2 s.
+// stderr (`line N: <json path>: <message>`) and skips it, and prints progress on stderr every 2 s. It yields
+// the CPU to reads on the same machine unless `--priority normal` (docs/ingest.md "Priority").
 import fs from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -12,10 +13,18 @@ import { migrate } from "../lib/db/migrate";
 import { percentile } from "../lib/dev/tools";
 import { Ingest } from "../lib/ingest/run";
 import { fileLines, readableLines } from "../lib/ingest/source";
+import { INGEST_APPLICATION, yieldToReads } from "../lib/ingest/yield";
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
-  options: { follow: { type: "boolean" }, batch: { type: "string" }, wait: { type: "string" }, lanes: { type: "string" }, quiet: { type: "boolean" } },
+  options: {
+    follow: { type: "boolean" },
+    batch: { type: "string" },
+    wait: { type: "string" },
+    lanes: { type: "string" },
+    priority: { type: "string", default: "low" },
+    quiet: { type: "boolean" },
+  },
 });
 const file = positionals[0];
 // One writer per core by default: each lane is a database session (docs/ingest.md "Lanes").
@@ -24,13 +33,18 @@ if (args.follow && !file) {
   console.error("usage: npm run ingest [-- <file>] [--follow]   (--follow needs a file)");
   process.exit(2);
 }
+if (args.priority !== "low" && args.priority !== "normal") {
+  console.error(`--priority ${args.priority}: expected low (the default: reads on this machine go first) or normal`);
+  process.exit(2);
+}
 if (file && !fs.existsSync(file)) {
   console.error(`${file}: no such file`);
   process.exit(2);
 }
 
 const database = await resolveDatabase({ log: (m) => console.error(m) });
-const sql = connect(config().DATABASE_URL!, { max: 4 + lanes });
+const sql = connect(config().DATABASE_URL!, { max: 4 + lanes, connection: { application_name: INGEST_APPLICATION } });
+const normal = args.priority === "normal" ? () => {} : yieldToReads(sql, { log: (m) => console.error(`ingest: ${m}`) });
 const stop = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
 
@@ -81,6 +95,7 @@ try {
   console.error(`ingest: ${(err as Error).stack ?? err}`);
   exitCode = 1;
 } finally {
+  normal();
   await sql.end({ timeout: 5 });
   await database.stop();
 }

@@ -8,7 +8,7 @@ import path from "node:path";
 import { parquetMetadata, parquetReadObjects, parquetSchema } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import postgres from "postgres";
-import { lowerBackendPriority } from "@/lib/exports/launch";
+import { lowerBackendPriority } from "@/lib/os/priority";
 import { importFile } from "@/lib/import/import";
 import { encodeTradeCursor } from "@/lib/markets/trade-cursor";
 import { type Instance, startInstance } from "../support/instance";

@@ -18,7 +18,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import postgres from "postgres";
 import type { Sql } from "@/lib/db/client";
 import { DATASETS, duckColumns } from "./datasets";
-import { lowerBackendPriority } from "./launch";
+import { lowerBackendPriority } from "../os/priority";
 import { writeMarketsSnapshot } from "./markets-snapshot";
 import { dayRange, type ExportDataset, storedName } from "./names";
 import { TMP_DIR } from "./store";

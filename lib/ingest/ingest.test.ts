@@ -433,6 +433,48 @@ describe("ingest – a stream against a real database", () => {
   }, 120_000);
 });
 
+describe.runIf(process.platform === "linux" && process.getuid?.() === 0)(
+  'npm run ingest yields the CPU to reads (docs/ingest.md "Priority"; renicing the backends needs root here)',
+  () => {
+    /** The nice of `pid` (the 19th field of /proc/<pid>/stat) and its autogroup's. */
+    const niceOf = (pid: number) => ({
+      nice: Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[16]),
+      autogroup: Number(/nice (-?\d+)/.exec(fs.readFileSync(`/proc/${pid}/autogroup`, "utf8"))?.[1]),
+    });
+
+    for (const [priority, want] of [
+      ["low", 19],
+      ["normal", 0],
+    ] as const) {
+      it(`--priority ${priority}: its process and its database sessions' backends at nice ${want}${priority === "low" ? " (the default), with their autogroups" : ""}`, async () => {
+        const { url, sql } = await freshDatabase();
+        const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ingest-")), "priority.ndjson");
+        fs.writeFileSync(file, `${venueLines(200, 5, 17).join("\n")}\n`);
+        const child = runIngest(url, [file, "--follow", "--quiet", "--lanes", "2", ...(priority === "normal" ? ["--priority", "normal"] : [])]);
+        try {
+          const sessions = async () =>
+            (await sql<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE application_name = 'markets-ingest' AND datname = current_database()`).map(
+              (r) => r.pid,
+            );
+          await expect.poll(async () => (await sessions()).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+          // A session is lowered by the pass after it connected (every 5 s).
+          const priorities = async () => [...new Set((await sessions()).map((pid) => JSON.stringify(niceOf(pid))))];
+          await expect.poll(priorities, { timeout: 15_000, interval: 250 }).toEqual([JSON.stringify({ nice: want, autogroup: want })]);
+          expect(niceOf(child.pid!).nice).toBe(want);
+          if (priority === "low") expect(child.err).toMatch(/priority: this process and \d+ database session\(s\) at nice 19: reads on this machine go first/);
+          // Another session of the database keeps its priority.
+          const [{ pid: other }] = await sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+          expect(niceOf(other)).toEqual({ nice: 0, autogroup: 0 });
+        } finally {
+          child.kill("SIGINT");
+          await new Promise((r) => child.once("exit", r));
+          await sql.end();
+        }
+      }, 90_000);
+    }
+  },
+);
+
 /** `npm run ingest` as a process of its own on the database at `url`; its stderr collects on `.err`. */
 function runIngest(url: string, args: string[]) {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/ingest.ts", ...args], {
