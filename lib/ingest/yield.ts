@@ -1,9 +1,10 @@
 // The ingest yields the CPU to the reads it shares a machine with (docs/ingest.md "Priority"): its own
 // process, and its PostgreSQL sessions when the database runs on this machine, at nice 19 with their
-// autogroups (lib/os/priority.ts). Nothing else changes: alone, it writes as fast as before; beside
-// reads that want every core, each read goes first, and the ingest writes in the time they leave. On 2
-// cores, a cold market page kept 24-29 % of its idle rate during a 1,000 lines/s ingest, and 68-76 % with
-// the ingest lowered, which still wrote 992 lines a second (docs/performance.md "Reads while the ingest flows").
+// autogroups (lib/os/priority.ts; its own process's autogroup only when it leads its session, or the
+// session of whoever started it would be lowered for good). Nothing else changes: alone, it writes as fast
+// as before; beside reads that want every core, each read goes first, and the ingest writes in the time
+// they leave. On 2 cores, during a 1,000 lines/s ingest, a cold market page kept 37-42 % of its idle rate,
+// and 55-61 % with the ingest lowered, which kept up (docs/performance.md "Reads while the ingest flows").
 import type postgres from "postgres";
 import { lowerBackends, lowerProcess } from "../os/priority";
 
