@@ -11,8 +11,6 @@ import { lowerBackends, lowerProcess } from "../os/priority";
 /** The application_name of the ingest's database sessions: how it finds their backends. */
 export const INGEST_APPLICATION = "markets-ingest";
 
-export type IngestPriority = "low" | "normal";
-
 /**
  * Lowers this process now and the backends of the ingest's sessions now and every `everyMs` (a session
  * opened later, after a lost connection, is found by the next pass). Tells `log` once what it could lower.
@@ -24,7 +22,8 @@ export function yieldToReads(sql: postgres.Sql, { everyMs = 5_000, log = (_m: st
   let told = false;
   const pass = async () => {
     try {
-      const rows = await sql<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE application_name = ${INGEST_APPLICATION}`;
+      const rows = await sql<{ pid: number }[]>`
+        SELECT pid FROM pg_stat_activity WHERE application_name = ${INGEST_APPLICATION} AND datname = current_database()`;
       const fresh = rows.map((r) => r.pid).filter((pid) => !lowered.has(pid));
       for (const pid of await lowerBackends(sql, fresh)) lowered.add(pid);
       if (!told && rows.length) {
