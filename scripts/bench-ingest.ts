@@ -17,7 +17,7 @@ import { migrate } from "../lib/db/migrate";
 import { percentile } from "../lib/dev/tools";
 import { VenueStream } from "../lib/ingest/generator";
 import { Ingest } from "../lib/ingest/run";
-import { INGEST_APPLICATION, yieldToReads } from "../lib/ingest/yield";
+import { enterPriority, type IngestPriority, ingestPool, parsePriority } from "../lib/ingest/yield";
 
 const { values: args } = parseArgs({
   options: {
@@ -33,10 +33,14 @@ const { values: args } = parseArgs({
     priority: { type: "string", default: "low" },
   },
 });
-if (args.priority !== "low" && args.priority !== "normal") {
-  console.error(`--priority ${args.priority}: expected low (the default, as npm run ingest) or normal`);
+let priority: IngestPriority;
+try {
+  priority = parsePriority(args.priority);
+} catch (err) {
+  console.error((err as Error).message);
   process.exit(2);
 }
+await enterPriority(priority);
 const MINUTES = Number(args.minutes ?? 1);
 const RATE = Number(args.rate ?? 6000);
 const RATIO = Number(args.ratio ?? 10);
@@ -50,8 +54,7 @@ const SEED = Number(args.seed ?? Date.now() % 1_000_000_000);
 const database = await resolveDatabase({ log: (m) => console.error(m) });
 const url = config().DATABASE_URL!;
 // The ingest's sessions, at the ingest's priority (lib/ingest/yield.ts) unless --priority normal.
-const sql = connect(url, { max: 4 + LANES, connection: { application_name: INGEST_APPLICATION } });
-const normal = args.priority === "normal" ? () => {} : yieldToReads(sql, { log: (m) => console.error(m) });
+const { sql, stopYielding } = ingestPool(url, { max: 4 + LANES, priority, log: (m) => console.error(m) });
 const listener = connect(url, { max: 1 });
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
@@ -175,7 +178,7 @@ try {
   report(true);
   console.log(`(batch ${BATCH} lines or ${WAIT} ms; the sustained rates count until the backlog was written)`);
 } finally {
-  normal();
+  stopYielding();
   await listener.end({ timeout: 5 });
   await sql.end({ timeout: 5 });
   await database.stop();

@@ -7,13 +7,12 @@ import fs from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { config } from "../lib/config";
-import { connect } from "../lib/db/client";
 import { resolveDatabase } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
 import { percentile } from "../lib/dev/tools";
 import { Ingest } from "../lib/ingest/run";
 import { fileLines, readableLines } from "../lib/ingest/source";
-import { INGEST_APPLICATION, yieldToReads } from "../lib/ingest/yield";
+import { enterPriority, type IngestPriority, ingestPool, parsePriority } from "../lib/ingest/yield";
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
@@ -33,18 +32,21 @@ if (args.follow && !file) {
   console.error("usage: npm run ingest [-- <file>] [--follow]   (--follow needs a file)");
   process.exit(2);
 }
-if (args.priority !== "low" && args.priority !== "normal") {
-  console.error(`--priority ${args.priority}: expected low (the default: reads on this machine go first) or normal`);
+let priority: IngestPriority;
+try {
+  priority = parsePriority(args.priority);
+} catch (err) {
+  console.error((err as Error).message);
   process.exit(2);
 }
 if (file && !fs.existsSync(file)) {
   console.error(`${file}: no such file`);
   process.exit(2);
 }
+await enterPriority(priority);
 
 const database = await resolveDatabase({ log: (m) => console.error(m) });
-const sql = connect(config().DATABASE_URL!, { max: 4 + lanes, connection: { application_name: INGEST_APPLICATION } });
-const normal = args.priority === "normal" ? () => {} : yieldToReads(sql, { log: (m) => console.error(`ingest: ${m}`) });
+const { sql, stopYielding } = ingestPool(config().DATABASE_URL!, { max: 4 + lanes, priority, log: (m) => console.error(`ingest: ${m}`) });
 const stop = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
 
@@ -95,7 +97,7 @@ try {
   console.error(`ingest: ${(err as Error).stack ?? err}`);
   exitCode = 1;
 } finally {
-  normal();
+  stopYielding();
   await sql.end({ timeout: 5 });
   await database.stop();
 }

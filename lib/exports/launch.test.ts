@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { canDieWithParent, canRunIdle, spawnAtIdlePriority } from "./launch";
+import { canDieWithParent, canRunIdle } from "../os/prefixes";
+import { spawnAtIdlePriority } from "./launch";
 
 /** /proc/<pid>/stat after the parenthesised command: [state, parent, process group, session, …]. */
 const statOf = (pid: number) => fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");

@@ -13,39 +13,10 @@
 // The process dies with its parent (`setpriv --pdeathsig KILL`, util-linux): the server stops it while requests are
 // in flight (./pause.ts), and a stopped process whose parent died would otherwise wait for ever, holding its
 // connection and the snapshot of its COPY.
-import { type ChildProcess, execFileSync, spawn, type SpawnOptions } from "node:child_process";
+import { type ChildProcess, spawn, type SpawnOptions } from "node:child_process";
 import os from "node:os";
+import { canDieWithParent, canRunIdle, PREFIXES } from "../os/prefixes";
 import { LOWEST_NICE, lowerAutogroup } from "../os/priority";
-
-/** The prefixes a process is started under (util-linux), each checked once: whether it can start `true` here. */
-const PREFIXES = {
-  /** Linux's idle policy (refused in some containers). */
-  idle: ["chrt", "--idle", "0"],
-  /** Killed when its parent dies. */
-  dieWithParent: ["setpriv", "--pdeathsig", "KILL"],
-} as const;
-const works = new Map<keyof typeof PREFIXES, boolean>();
-
-function prefixWorks(name: keyof typeof PREFIXES): boolean {
-  let ok = works.get(name);
-  if (ok === undefined) {
-    const [command, ...args] = PREFIXES[name];
-    try {
-      execFileSync(command, [...args, "true"], { stdio: "ignore" });
-      ok = true;
-    } catch {
-      ok = false;
-    }
-    works.set(name, ok);
-  }
-  return ok;
-}
-
-/** Whether `chrt --idle 0` can start a process here (util-linux installed, the policy allowed). */
-export const canRunIdle = () => prefixWorks("idle");
-
-/** Whether `setpriv --pdeathsig KILL` can start a process here. */
-export const canDieWithParent = () => prefixWorks("dieWithParent");
 
 /**
  * Starts `node --import tsx <script> …args` at the job's priority: SCHED_IDLE, or nice 19 without it, in a session

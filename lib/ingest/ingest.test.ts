@@ -436,42 +436,107 @@ describe("ingest – a stream against a real database", () => {
 describe.runIf(process.platform === "linux" && process.getuid?.() === 0)(
   'npm run ingest yields the CPU to reads (docs/ingest.md "Priority"; renicing the backends needs root here)',
   () => {
+    const stat = (pid: number) => fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     /** The nice of `pid` (the 19th field of /proc/<pid>/stat) and its autogroup's. */
     const niceOf = (pid: number) => ({
-      nice: Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[16]),
+      nice: Number(stat(pid)[16]),
       autogroup: Number(/nice (-?\d+)/.exec(fs.readFileSync(`/proc/${pid}/autogroup`, "utf8"))?.[1]),
     });
+    const sessionOf = (pid: number) => Number(stat(pid)[3]);
+    /** The processes whose parent is `pid` and that run scripts/ingest.ts (not tsx's esbuild). */
+    const ingestChildren = (pid: number) =>
+      fs
+        .readdirSync("/proc")
+        .filter((d) => /^\d+$/.test(d))
+        .map(Number)
+        .filter((p) => {
+          try {
+            return Number(stat(p)[1]) === pid && fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes("scripts/ingest.ts");
+          } catch {
+            return false; // gone meanwhile
+          }
+        });
+    const alive = (pid: number) => {
+      try {
+        return stat(pid)[0] !== "Z";
+      } catch {
+        return false;
+      }
+    };
 
-    for (const [priority, want] of [
-      ["low", 19],
-      ["normal", 0],
-    ] as const) {
-      it(`--priority ${priority}: its process and its database sessions' backends at nice ${want}${priority === "low" ? " (the default), with their autogroups" : ""}`, async () => {
-        const { url, sql } = await freshDatabase();
-        const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ingest-")), "priority.ndjson");
-        fs.writeFileSync(file, `${venueLines(200, 5, 17).join("\n")}\n`);
-        const child = runIngest(url, [file, "--follow", "--quiet", "--lanes", "2", ...(priority === "normal" ? ["--priority", "normal"] : [])]);
-        try {
-          const sessions = async () =>
-            (await sql<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE application_name = 'markets-ingest' AND datname = current_database()`).map(
-              (r) => r.pid,
-            );
-          await expect.poll(async () => (await sessions()).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
-          // A session is lowered by the pass after it connected (every 5 s).
-          const priorities = async () => [...new Set((await sessions()).map((pid) => JSON.stringify(niceOf(pid))))];
-          await expect.poll(priorities, { timeout: 15_000, interval: 250 }).toEqual([JSON.stringify({ nice: want, autogroup: want })]);
-          expect(niceOf(child.pid!).nice).toBe(want);
-          if (priority === "low") expect(child.err).toMatch(/priority: this process and \d+ database session\(s\) at nice 19: reads on this machine go first/);
-          // Another session of the database keeps its priority.
-          const [{ pid: other }] = await sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
-          expect(niceOf(other)).toEqual({ nice: 0, autogroup: 0 });
-        } finally {
-          child.kill("SIGINT");
-          await new Promise((r) => child.once("exit", r));
-          await sql.end();
-        }
-      }, 90_000);
+    /** The ingest following a file of venue lines, its backends connected; stopped by `stop`. */
+    async function followed(args: string[]) {
+      const { url, sql } = await freshDatabase();
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ingest-")), "priority.ndjson");
+      fs.writeFileSync(file, `${venueLines(200, 5, 17).join("\n")}\n`);
+      const child = runIngest(url, [file, "--follow", "--quiet", "--lanes", "2", ...args]);
+      const exited = new Promise<{ code: number | null; signal: string | null }>((r) => child.once("exit", (code, signal) => r({ code, signal })));
+      const sessions = async () =>
+        (await sql<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE application_name = 'markets-ingest' AND datname = current_database()`).map(
+          (r) => r.pid,
+        );
+      await expect.poll(async () => (await sessions()).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+      return { sql, child, exited, sessions };
     }
+
+    it("--priority low (the default): it runs in a session of its own, it, its session and its database sessions' backends at nice 19; Ctrl-C reaches it", async () => {
+      const { sql, child, exited, sessions } = await followed([]);
+      try {
+        // The process started (here by the test, as by a shell) stays in its caller's session at its priority,
+        // and waits for its copy, which leads a session of its own.
+        const [copy] = ingestChildren(child.pid!);
+        expect(copy).toBeGreaterThan(0);
+        expect(sessionOf(copy)).toBe(copy);
+        expect(sessionOf(child.pid!)).toBe(sessionOf(process.pid));
+        expect(niceOf(child.pid!)).toEqual(niceOf(process.pid));
+        // A session is lowered by the pass after it connected (every 5 s).
+        const priorities = async () => [...new Set([copy, ...(await sessions())].map((pid) => JSON.stringify(niceOf(pid))))];
+        await expect.poll(priorities, { timeout: 15_000, interval: 250 }).toEqual([JSON.stringify({ nice: 19, autogroup: 19 })]);
+        expect(child.err).toMatch(
+          /priority: this process \(in a session of its own\) and \d+ database session\(s\) at nice 19: reads on this machine go first/,
+        );
+        // Another session of the database keeps its priority.
+        const [{ pid: other }] = await sql<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE pid = pg_backend_pid()`;
+        expect(niceOf(other)).toEqual({ nice: 0, autogroup: 0 });
+        // Ctrl-C, as a terminal sends it, to the process started: the copy stops cleanly, and the exit code is its.
+        child.kill("SIGINT");
+        expect(await exited).toEqual({ code: 0, signal: null });
+        expect(child.err).toMatch(/ingest: done: /);
+        expect(alive(copy)).toBe(false);
+      } finally {
+        child.kill("SIGKILL");
+        await sql.end();
+      }
+    }, 90_000);
+
+    it("--priority low: the process started killed outright, its copy dies with it", async () => {
+      const { sql, child, exited, sessions } = await followed([]);
+      try {
+        const [copy] = ingestChildren(child.pid!);
+        expect(alive(copy)).toBe(true);
+        child.kill("SIGKILL");
+        await exited;
+        await expect.poll(() => alive(copy), { timeout: 10_000 }).toBe(false);
+        await expect.poll(async () => (await sessions()).length, { timeout: 10_000 }).toBe(0);
+      } finally {
+        await sql.end();
+      }
+    }, 90_000);
+
+    it("--priority normal: no copy; the process and its database sessions' backends keep their priority", async () => {
+      const { sql, child, exited, sessions } = await followed(["--priority", "normal"]);
+      try {
+        expect(ingestChildren(child.pid!)).toEqual([]);
+        // The pass would have lowered them within 5 s.
+        await new Promise((r) => setTimeout(r, 6_000));
+        for (const pid of [child.pid!, ...(await sessions())]) expect(niceOf(pid)).toEqual({ nice: 0, autogroup: 0 });
+        child.kill("SIGINT");
+        expect(await exited).toEqual({ code: 0, signal: null });
+      } finally {
+        child.kill("SIGKILL");
+        await sql.end();
+      }
+    }, 90_000);
   },
 );
 

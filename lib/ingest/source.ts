@@ -42,9 +42,12 @@ export async function* fileLines(file: string, { follow = false, pollMs = 50, si
       if (!follow) break;
       // Truncated or replaced by a shorter file: start again from its beginning.
       if ((await fh.stat()).size < pos) (pos = 0), (rest = "");
-      await new Promise((resolve) => {
-        const t = setTimeout(resolve, pollMs);
-        signal?.addEventListener("abort", () => (clearTimeout(t), resolve(null)), { once: true });
+      // The signal's listener goes with the wait: one added at every poll would stay until the abort (a
+      // stream followed for hours, hundreds of thousands of them).
+      await new Promise<void>((resolve) => {
+        const done = () => (clearTimeout(t), signal?.removeEventListener("abort", done), resolve());
+        const t = setTimeout(done, pollMs);
+        signal?.addEventListener("abort", done, { once: true });
       });
     }
     if (rest && !follow) yield rest;

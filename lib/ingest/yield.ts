@@ -1,12 +1,14 @@
 // The ingest yields the CPU to the reads it shares a machine with (docs/ingest.md "Priority"): its own
-// process, and its PostgreSQL sessions when the database runs on this machine, at nice 19 with their
-// autogroups (lib/os/priority.ts; its own process's autogroup only when it leads its session, or the
-// session of whoever started it would be lowered for good). Nothing else changes: alone, it writes as fast
-// as before; beside reads that want every core, each read goes first, and the ingest writes in the time
-// they leave. On 2 cores, during a 1,000 lines/s ingest, a cold market page kept 37-42 % of its idle rate,
-// and 55-61 % with the ingest lowered, which kept up (docs/performance.md "Reads while the ingest flows").
+// process, in a session of its own (lib/os/session.ts), and its PostgreSQL sessions when the database runs on
+// this machine, at nice 19 with their autogroups (lib/os/priority.ts). Nothing else changes: alone, it writes
+// as fast as before; beside reads that want every core, each read goes first, and the ingest writes in the
+// time they leave. On 2 cores, during a 1,000 lines/s ingest, a cold market page kept 37-42 % of its idle
+// rate, 55-61 % with only the ingest's backends lowered, and 68-76 % with its process's session too
+// (docs/performance.md "Reads while the ingest flows").
 import type postgres from "postgres";
-import { lowerBackends, lowerProcess } from "../os/priority";
+import { connect } from "../db/client";
+import { lowerBackends, lowerProcess, sessionOf } from "../os/priority";
+import { leadOwnSession } from "../os/session";
 
 /** The application_name of the ingest's database sessions: how it finds their backends. */
 export const INGEST_APPLICATION = "markets-ingest";
@@ -18,6 +20,7 @@ export const INGEST_APPLICATION = "markets-ingest";
  */
 export function yieldToReads(sql: postgres.Sql, { everyMs = 5_000, log = (_m: string) => {} } = {}): () => void {
   const own = lowerProcess(process.pid);
+  const process_ = `this process${sessionOf(process.pid) === process.pid ? " (in a session of its own)" : ""}`;
   const lowered = new Set<number>();
   let told = false;
   const pass = async () => {
@@ -30,8 +33,8 @@ export function yieldToReads(sql: postgres.Sql, { everyMs = 5_000, log = (_m: st
         told = true;
         log(
           lowered.size
-            ? `priority: this process${own ? "" : " (not lowered)"} and ${lowered.size} database session(s) at nice 19: reads on this machine go first`
-            : `priority: this process${own ? " at nice 19" : " not lowered"}; its database sessions keep theirs (another machine's, or not ours to renice)`,
+            ? `priority: ${process_}${own ? "" : " (not lowered)"} and ${lowered.size} database session(s) at nice 19: reads on this machine go first`
+            : `priority: ${process_}${own ? " at nice 19" : " not lowered"}; its database sessions keep theirs (another machine's, or not ours to renice)`,
         );
       }
     } catch (err) {
@@ -45,4 +48,32 @@ export function yieldToReads(sql: postgres.Sql, { everyMs = 5_000, log = (_m: st
   const timer = setInterval(() => void pass(), everyMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** `--priority` of npm run ingest and bench:ingest: low (the default) yields to reads, normal does not. */
+export type IngestPriority = "low" | "normal";
+
+/** The priority `value` names; throws the usage message for any other value. */
+export function parsePriority(value: string | undefined): IngestPriority {
+  if (value === undefined || value === "low") return "low";
+  if (value === "normal") return "normal";
+  throw new Error(`--priority ${value}: expected low (the default: reads on this machine go first) or normal`);
+}
+
+/**
+ * At low priority, this script again at the head of a session of its own (lib/os/session.ts: the calling
+ * process only waits for it, and exits with its code). Call it before anything else has side effects.
+ */
+export async function enterPriority(priority: IngestPriority): Promise<void> {
+  if (priority === "low") await leadOwnSession();
+}
+
+/**
+ * The ingest's pool: `max` connections to `url` named INGEST_APPLICATION, lowered at low priority
+ * (yieldToReads, telling `log`). `stopYielding` ends the lowering passes; the pool is the caller's to end.
+ */
+export function ingestPool(url: string, { max, priority, log }: { max: number; priority: IngestPriority; log: (m: string) => void }) {
+  const sql = connect(url, { max, connection: { application_name: INGEST_APPLICATION } });
+  const stopYielding = priority === "normal" ? () => {} : yieldToReads(sql, { log });
+  return { sql, stopYielding };
 }

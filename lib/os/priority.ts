@@ -21,13 +21,21 @@ export const LOWEST_NICE = 19;
  */
 export function lowerAutogroup(pid: number): boolean {
   try {
-    // /proc/<pid>/stat after the parenthesised command: state, parent, process group, session
-    const session = Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[3]);
-    if (session !== pid) return false;
+    if (sessionOf(pid) !== pid) return false;
     fs.writeFileSync(`/proc/${pid}/autogroup`, String(LOWEST_NICE));
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The session `pid` belongs to (the pid of its leader), or undefined where /proc cannot say. */
+export function sessionOf(pid: number): number | undefined {
+  try {
+    // /proc/<pid>/stat after the parenthesised command: state, parent, process group, session
+    return Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[3]);
+  } catch {
+    return undefined;
   }
 }
 
