@@ -2,9 +2,9 @@
 // process, in a session of its own (lib/os/session.ts), and its PostgreSQL sessions when the database runs on
 // this machine, at nice 19 with their autogroups (lib/os/priority.ts). Nothing else changes: alone, it writes
 // as fast as before; beside reads that want every core, each read goes first, and the ingest writes in the
-// time they leave. On 2 cores, during a 1,000 lines/s ingest, a cold market page kept 37-42 % of its idle
-// rate, 55-61 % with only the ingest's backends lowered, and 68-76 % with its process's session too
-// (docs/performance.md "Reads while the ingest flows").
+// time they leave. On 2 cores, during a 1,000 lines/s ingest, a cold market page kept 33-42 % of its idle
+// rate at normal priority, 55-61 % with only the ingest's backends lowered, and 68-77 % with its process's
+// session too (docs/performance.md "Reads while the ingest flows").
 import type postgres from "postgres";
 import { connect } from "../db/client";
 import { lowerBackends, lowerProcess, sessionOf } from "../os/priority";
