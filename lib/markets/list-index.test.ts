@@ -156,8 +156,9 @@ describe("ListIndex", () => {
   it("a market that moves in its liquidity or volume orders leaves its created and ending orders untouched, in place or in a burst", async () => {
     const { index, table, changed } = harness(Array.from({ length: 600 }, () => row()));
     await built(index);
-    const orders = (index as unknown as { orders: Map<string, { id: string }[]> }).orders;
-    const of = (sort: string) => new Map([...orders].filter(([k]) => k.endsWith(`|${sort}`)).map(([k, list]) => [k, { list, ids: list.map((m) => m.id) }]));
+    const orders = (index as unknown as { orders: Map<string, { toArray(): { id: string }[] }> }).orders;
+    const of = (sort: string) =>
+      new Map([...orders].filter(([k]) => k.endsWith(`|${sort}`)).map(([k, list]) => [k, { list, ids: list.toArray().map((m) => m.id) }]));
     // 400 moves at once (one pass per order edited), then 5 (edits in place), then a category change.
     for (const n of [400, 5]) {
       const before = { CREATED: of("CREATED"), ENDING: of("ENDING") };
@@ -171,7 +172,7 @@ describe("ListIndex", () => {
         for (const [key, { list, ids }] of was) {
           expect(orders.get(key), `${key}: the same array`).toBe(list);
           expect(
-            list.map((m) => m.id),
+            list.toArray().map((m) => m.id),
             `${key}: in the same order`,
           ).toEqual(ids);
         }

@@ -28,6 +28,7 @@ import type { ChangeSubscriber } from "@/lib/events/change-stream";
 import type { MarketEvent } from "@/lib/events/market-events";
 import { shared } from "@/lib/process-state";
 import { LIST_STATUSES } from "./constants";
+import { SortedChunks } from "./sorted-chunks";
 import { countRows, type IndexRow, loadRows } from "./sql/list-index-rows";
 import type { MarketListQuery, SortBy } from "./schemas";
 import { type Folding, probeFolding, searchNeedle } from "./search-fold";
@@ -126,18 +127,6 @@ function merged(list: IndexedMarket[], out: IndexedMarket[], incoming: IndexedMa
 /** A list the orders can hold: a stored-key sort, no sub-category, no q or one of plain ASCII (its status apart: `ListIndex.covers`). */
 const coversShape = (query: MarketListQuery) => query.sortBy !== "TRENDING" && query.subCategory === undefined && (!query.q || searchNeedle(query.q) !== null);
 
-/** First position whose market sorts at or after `m` (binary search). */
-function lowerBound(list: IndexedMarket[], m: IndexedMarket, compare: (a: IndexedMarket, b: IndexedMarket) => number) {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compare(list[mid], m) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** A page of a list: the markets' ids and slugs in order, and how many the list holds. */
 export interface ListSlice {
   markets: { id: string; slug: string }[];
@@ -153,7 +142,10 @@ export interface ListSlice {
  */
 const SEARCHES_KEPT = 16;
 
-/** Above this many moved markets at once, the orders are rebuilt in one pass each instead of edited in place. */
+/**
+ * Above this many edits of one order at once (and an eighth of its markets), it is taken again in one pass
+ * instead of edited in place (./sorted-chunks.ts: an edit is a search and a copy within a chunk).
+ */
 const RESORT_AT = 256;
 /** After a failed rebuild, lists stay with SQL at least this long before the next try. */
 const RETRY_MS = 1_000;
@@ -161,7 +153,7 @@ const RETRY_MS = 1_000;
 export class ListIndex {
   private readonly markets = new Map<string, IndexedMarket>();
   private readonly bySlug = new Map<string, string>();
-  private orders = new Map<string, IndexedMarket[]>();
+  private orders = new Map<string, SortedChunks<IndexedMarket>>();
   /** Markets announced changed since the orders last read them. */
   private readonly dirty = new Set<string>();
   /** Unix ms of the oldest change not yet read (0: none). */
@@ -291,10 +283,14 @@ export class ListIndex {
   private take(query: MarketListQuery, refreshed: boolean): ListSlice {
     const sort = query.sortBy as IndexedSort;
     const key = orderKey(query.status, query.category, sort);
-    const order = this.orders.get(key) ?? [];
-    const list = query.q ? this.matching(query.status, key, order, searchNeedle(query.q) ?? "") : order;
-    const total = list.length;
+    const order = this.orders.get(key);
     const { limit, offset } = query;
+    if (!query.q) {
+      const page = order?.page(offset, limit, query.sortOrder !== "ASC") ?? [];
+      return { markets: page.map((m) => ({ id: m.id, slug: m.slug })), total: order?.length ?? 0, refreshed };
+    }
+    const list = this.matching(query.status, key, order, searchNeedle(query.q) ?? "");
+    const total = list.length;
     const markets: ListSlice["markets"] = [];
     if (query.sortOrder === "ASC") {
       for (let i = offset; i < total && markets.length < limit; i++) markets.push({ id: list[i].id, slug: list[i].slug });
@@ -305,14 +301,14 @@ export class ListIndex {
   }
 
   /** The markets of `order` whose text holds `needle`, in its order: kept for the next page until a market moves. */
-  private matching(status: string, key: string, order: IndexedMarket[], needle: string): IndexedMarket[] {
+  private matching(status: string, key: string, order: SortedChunks<IndexedMarket> | undefined, needle: string): IndexedMarket[] {
     this.stats.searches++;
     const searchKey = `${key}|${needle}`;
     const kept = this.searches.get(searchKey);
     if (kept) return kept;
     const stamp = ++this.stamp;
     for (const m of this.matchesOf(status, needle)) m.mark = stamp;
-    const list = order.filter((m) => m.mark === stamp);
+    const list = order?.filter((m) => m.mark === stamp) ?? [];
     this.searches.set(searchKey, list);
     return list;
   }
@@ -326,12 +322,13 @@ export class ListIndex {
     const kept = this.found.get(`${status}|${needle}`);
     if (kept) return kept;
     this.stats.searchScans++;
-    let candidates = this.orders.get(orderKey(status, undefined, "CREATED")) ?? [];
+    let candidates: { length: number; filter(keep: (m: IndexedMarket) => boolean): IndexedMarket[] } =
+      this.orders.get(orderKey(status, undefined, "CREATED")) ?? [];
     for (const [k, matches] of this.found.entries()) {
       const at = k.indexOf("|"); // statuses hold no "|"; needles may
       if (matches.length < candidates.length && k.slice(0, at) === status && needle.includes(k.slice(at + 1))) candidates = matches;
     }
-    const matches = candidates.filter((m) => m.text?.includes(needle));
+    const matches = candidates.filter((m) => m.text?.includes(needle) ?? false);
     this.found.set(`${status}|${needle}`, matches);
     return matches;
   }
@@ -429,8 +426,8 @@ export class ListIndex {
    * market leaves, enters or moves within are edited: a trade or a book change moves a market in its
    * volume or liquidity orders, and its created and ending orders are not touched (a venue's stream
    * changes thousands of markets a second; work per change, not per market held, docs/performance.md
-   * "Ingest"). An order with a few edits is edited in place; one with many (above RESORT_AT) is filtered
-   * of the markets that leave it and merged with those that enter it, in one pass.
+   * "Ingest"). An order is edited in place, each edit within one of its chunks (./sorted-chunks.ts); one with
+   * many edits (RESORT_AT) is filtered of the markets that leave it and merged with those that enter it, in one pass.
    *
    * A market that only moved (the same slug, status and text) keeps its object, its keys rewritten, so
    * the matches kept of each needle (`found`, by object) still hold: a venue that trades all the time
@@ -479,23 +476,22 @@ export class ListIndex {
     }
     if (matchesChange) this.forgetSearches();
     else if (moves.length) this.searches.clear(); // the orders move: the matches' order is taken again from them
-    // Out by the keys the markets had, then re-keyed, then in by the keys they have.
+    // Out by the keys the markets had, then re-keyed, then in by the keys they have. An order with many edits
+    // (an eighth of it) is taken again in one pass instead; so is one where a market was not found by its keys.
+    const bulk = new Set<string>();
     for (const [key, e] of edits) {
       const list = this.orders.get(key);
-      if (!list || e.out.length + e.in.length > RESORT_AT) continue;
-      for (const m of e.out) {
-        const at = lowerBound(list, m, COMPARE[e.sort]);
-        list.splice(list[at] === m ? at : list.indexOf(m), 1);
-      }
+      if (!list) continue;
+      if (e.out.length + e.in.length > Math.max(RESORT_AT, list.length / 8)) bulk.add(key);
+      else for (const m of e.out) if (!list.remove(m)) bulk.add(key);
     }
     for (const [old, now] of moves) for (const k of PLACE) (old as Record<(typeof PLACE)[number], unknown>)[k] = now[k];
     for (const [key, e] of edits) {
-      const list = this.orders.get(key) ?? [];
-      if (e.out.length + e.in.length > RESORT_AT) this.orders.set(key, merged(list, e.out, e.in, COMPARE[e.sort]));
-      else {
-        for (const m of e.in) list.splice(lowerBound(list, m, COMPARE[e.sort]), 0, m);
-        this.orders.set(key, list);
-      }
+      const compare = COMPARE[e.sort];
+      const list = this.orders.get(key);
+      if (list && bulk.has(key)) this.orders.set(key, SortedChunks.from(merged(list.toArray(), e.out, e.in, compare), compare));
+      else if (list) for (const m of e.in) list.insert(m);
+      else this.orders.set(key, SortedChunks.from([...e.in].sort(compare), compare));
     }
     for (const old of leaving) {
       this.markets.delete(old.id);
@@ -511,8 +507,8 @@ export class ListIndex {
     this.bySlug.set(m.slug, m.id);
   }
 
-  /** The eight orders a market belongs to (its status, with and without its category, per sort). */
-  private listsOf(m: IndexedMarket, orders = this.orders): [IndexedMarket[], IndexedSort][] {
+  /** The eight orders a market belongs to (its status, with and without its category, per sort), as arrays being built. */
+  private listsOf(m: IndexedMarket, orders: Map<string, IndexedMarket[]>): [IndexedMarket[], IndexedSort][] {
     return orderKeysOf(m).map(([key, sort]) => {
       let list = orders.get(key);
       if (!list) orders.set(key, (list = []));
@@ -529,8 +525,12 @@ export class ListIndex {
     this.forgetSearches();
     const orders = new Map<string, IndexedMarket[]>();
     for (const m of this.markets.values()) for (const [list] of this.listsOf(m, orders)) list.push(m);
-    for (const [key, list] of orders) list.sort(COMPARE[key.slice(key.lastIndexOf("|") + 1) as IndexedSort]);
-    this.orders = orders;
+    this.orders = new Map(
+      [...orders].map(([key, list]) => {
+        const compare = COMPARE[key.slice(key.lastIndexOf("|") + 1) as IndexedSort];
+        return [key, SortedChunks.from(list.sort(compare), compare)];
+      }),
+    );
   }
 }
 
