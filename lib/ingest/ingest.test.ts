@@ -9,6 +9,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "../db/embedded";
 import { migrate } from "../db/migrate";
+import { canDieWithParent } from "../os/prefixes";
 import { VenueStream } from "./generator";
 import { Ingest } from "./run";
 import { parseLine } from "./schemas";
@@ -479,49 +480,58 @@ describe.runIf(process.platform === "linux" && process.getuid?.() === 0)(
       return { sql, child, exited, sessions };
     }
 
-    it("--priority low (the default): it runs in a session of its own, it, its session and its database sessions' backends at nice 19; Ctrl-C reaches it", async () => {
-      const { sql, child, exited, sessions } = await followed([]);
-      try {
-        // The process started (here by the test, as by a shell) stays in its caller's session at its priority,
-        // and waits for its copy, which leads a session of its own.
-        const [copy] = ingestChildren(child.pid!);
-        expect(copy).toBeGreaterThan(0);
-        expect(sessionOf(copy)).toBe(copy);
-        expect(sessionOf(child.pid!)).toBe(sessionOf(process.pid));
-        expect(niceOf(child.pid!)).toEqual(niceOf(process.pid));
-        // A session is lowered by the pass after it connected (every 5 s).
-        const priorities = async () => [...new Set([copy, ...(await sessions())].map((pid) => JSON.stringify(niceOf(pid))))];
-        await expect.poll(priorities, { timeout: 15_000, interval: 250 }).toEqual([JSON.stringify({ nice: 19, autogroup: 19 })]);
-        expect(child.err).toMatch(
-          /priority: this process \(in a session of its own\) and \d+ database session\(s\) at nice 19: reads on this machine go first/,
-        );
-        // Another session of the database keeps its priority.
-        const [{ pid: other }] = await sql<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE pid = pg_backend_pid()`;
-        expect(niceOf(other)).toEqual({ nice: 0, autogroup: 0 });
-        // Ctrl-C, as a terminal sends it, to the process started: the copy stops cleanly, and the exit code is its.
-        child.kill("SIGINT");
-        expect(await exited).toEqual({ code: 0, signal: null });
-        expect(child.err).toMatch(/ingest: done: /);
-        expect(alive(copy)).toBe(false);
-      } finally {
-        child.kill("SIGKILL");
-        await sql.end();
-      }
-    }, 90_000);
+    // The copy in a session of its own needs setpriv (util-linux); without it the ingest stays where it was started.
+    it.runIf(canDieWithParent())(
+      "--priority low (the default): it runs in a session of its own, it, its session and its database sessions' backends at nice 19; Ctrl-C reaches it",
+      async () => {
+        const { sql, child, exited, sessions } = await followed([]);
+        try {
+          // The process started (here by the test, as by a shell) stays in its caller's session at its priority,
+          // and waits for its copy, which leads a session of its own.
+          const [copy] = ingestChildren(child.pid!);
+          expect(copy).toBeGreaterThan(0);
+          expect(sessionOf(copy)).toBe(copy);
+          expect(sessionOf(child.pid!)).toBe(sessionOf(process.pid));
+          expect(niceOf(child.pid!)).toEqual(niceOf(process.pid));
+          // A session is lowered by the pass after it connected (every 5 s).
+          const priorities = async () => [...new Set([copy, ...(await sessions())].map((pid) => JSON.stringify(niceOf(pid))))];
+          await expect.poll(priorities, { timeout: 15_000, interval: 250 }).toEqual([JSON.stringify({ nice: 19, autogroup: 19 })]);
+          expect(child.err).toMatch(
+            /priority: this process \(in a session of its own\) and \d+ database session\(s\) at nice 19: reads on this machine go first/,
+          );
+          // Another session of the database keeps its priority.
+          const [{ pid: other }] = await sql<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE pid = pg_backend_pid()`;
+          expect(niceOf(other)).toEqual({ nice: 0, autogroup: 0 });
+          // Ctrl-C, as a terminal sends it, to the process started: the copy stops cleanly, and the exit code is its.
+          child.kill("SIGINT");
+          expect(await exited).toEqual({ code: 0, signal: null });
+          expect(child.err).toMatch(/ingest: done: /);
+          expect(alive(copy)).toBe(false);
+        } finally {
+          child.kill("SIGKILL");
+          await sql.end();
+        }
+      },
+      90_000,
+    );
 
-    it("--priority low: the process started killed outright, its copy dies with it", async () => {
-      const { sql, child, exited, sessions } = await followed([]);
-      try {
-        const [copy] = ingestChildren(child.pid!);
-        expect(alive(copy)).toBe(true);
-        child.kill("SIGKILL");
-        await exited;
-        await expect.poll(() => alive(copy), { timeout: 10_000 }).toBe(false);
-        await expect.poll(async () => (await sessions()).length, { timeout: 10_000 }).toBe(0);
-      } finally {
-        await sql.end();
-      }
-    }, 90_000);
+    it.runIf(canDieWithParent())(
+      "--priority low: the process started killed outright, its copy dies with it",
+      async () => {
+        const { sql, child, exited, sessions } = await followed([]);
+        try {
+          const [copy] = ingestChildren(child.pid!);
+          expect(alive(copy)).toBe(true);
+          child.kill("SIGKILL");
+          await exited;
+          await expect.poll(() => alive(copy), { timeout: 10_000 }).toBe(false);
+          await expect.poll(async () => (await sessions()).length, { timeout: 10_000 }).toBe(0);
+        } finally {
+          await sql.end();
+        }
+      },
+      90_000,
+    );
 
     it("--priority normal: no copy; the process and its database sessions' backends keep their priority", async () => {
       const { sql, child, exited, sessions } = await followed(["--priority", "normal"]);

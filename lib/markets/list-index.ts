@@ -1,8 +1,8 @@
 // The orders of the market lists, in memory (docs/performance.md, "List orders in memory"): for every status, category (or all) and stored
-// sort key, the markets in list order, kept current from the change stream. A list without sub-category
-// is then an array slice (its page of ids) and the array's length (its total): a key never asked before
-// costs what a hot one does. 100,000 markets take about 35 MB (a row per market plus eight arrays of
-// references per status); the page's items come from the response cache (lib/markets/reads/lists/items.ts).
+// sort key, the markets in list order (each order a run of short arrays: ./sorted-chunks.ts), kept current
+// from the change stream. A list without sub-category is then a page read from its order (its ids) and the
+// order's length (its total): a key never asked before costs what a hot one does. 100,000 markets take about
+// 35 MB (a row per market plus eight orders of references per status); the page's items come from the response cache (lib/markets/reads/lists/items.ts).
 //
 // Search (`q`) too, for a q of plain ASCII: each market keeps its question and description folded to
 // lower case exactly as the database's ILIKE folds them (probed at every rebuild: lib/markets/search-fold.ts),
