@@ -17,7 +17,7 @@ import { migrate } from "../lib/db/migrate";
 import { percentile } from "../lib/dev/tools";
 import { VenueStream } from "../lib/ingest/generator";
 import { Ingest } from "../lib/ingest/run";
-import { enterPriority, type IngestPriority, ingestPool, parsePriority } from "../lib/ingest/yield";
+import { enterPriority, ingestPool, priorityArg } from "../lib/ingest/yield";
 
 const { values: args } = parseArgs({
   options: {
@@ -33,13 +33,7 @@ const { values: args } = parseArgs({
     priority: { type: "string", default: "low" },
   },
 });
-let priority: IngestPriority;
-try {
-  priority = parsePriority(args.priority);
-} catch (err) {
-  console.error((err as Error).message);
-  process.exit(2);
-}
+const priority = priorityArg(args.priority);
 await enterPriority(priority);
 const MINUTES = Number(args.minutes ?? 1);
 const RATE = Number(args.rate ?? 6000);

@@ -12,7 +12,7 @@ import { migrate } from "../lib/db/migrate";
 import { percentile } from "../lib/dev/tools";
 import { Ingest } from "../lib/ingest/run";
 import { fileLines, readableLines } from "../lib/ingest/source";
-import { enterPriority, type IngestPriority, ingestPool, parsePriority } from "../lib/ingest/yield";
+import { enterPriority, ingestPool, priorityArg } from "../lib/ingest/yield";
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
@@ -32,13 +32,7 @@ if (args.follow && !file) {
   console.error("usage: npm run ingest [-- <file>] [--follow]   (--follow needs a file)");
   process.exit(2);
 }
-let priority: IngestPriority;
-try {
-  priority = parsePriority(args.priority);
-} catch (err) {
-  console.error((err as Error).message);
-  process.exit(2);
-}
+const priority = priorityArg(args.priority);
 if (file && !fs.existsSync(file)) {
   console.error(`${file}: no such file`);
   process.exit(2);

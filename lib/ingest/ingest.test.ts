@@ -550,6 +550,15 @@ describe.runIf(process.platform === "linux" && process.getuid?.() === 0)(
   },
 );
 
+describe("npm run ingest's --priority", () => {
+  it("another value than low or normal ends it with the usage message and exit code 2, before it starts anything", async () => {
+    const child = runIngest("postgres://nobody@127.0.0.1:1/none", ["--priority", "high"]);
+    const code = await new Promise((r) => child.once("exit", r));
+    expect(code).toBe(2);
+    expect(child.err).toMatch(/^--priority high: expected low \(the default: reads on this machine go first\) or normal$/m);
+  }, 30_000);
+});
+
 /** `npm run ingest` as a process of its own on the database at `url`; its stderr collects on `.err`. */
 function runIngest(url: string, args: string[]) {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/ingest.ts", ...args], {

@@ -53,11 +53,12 @@ export function yieldToReads(sql: postgres.Sql, { everyMs = 5_000, log = (_m: st
 /** `--priority` of npm run ingest and bench:ingest: low (the default) yields to reads, normal does not. */
 export type IngestPriority = "low" | "normal";
 
-/** The priority `value` names; throws the usage message for any other value. */
-export function parsePriority(value: string | undefined): IngestPriority {
+/** The priority `value` names; for any other value the script ends with the usage message (exit code 2). */
+export function priorityArg(value: string | undefined): IngestPriority {
   if (value === undefined || value === "low") return "low";
   if (value === "normal") return "normal";
-  throw new Error(`--priority ${value}: expected low (the default: reads on this machine go first) or normal`);
+  console.error(`--priority ${value}: expected low (the default: reads on this machine go first) or normal`);
+  process.exit(2);
 }
 
 /**
