@@ -289,7 +289,7 @@ export class ListIndex {
       const page = order?.page(offset, limit, query.sortOrder !== "ASC") ?? [];
       return { markets: page.map((m) => ({ id: m.id, slug: m.slug })), total: order?.length ?? 0, refreshed };
     }
-    const list = this.matching(query.status, key, order, searchNeedle(query.q) ?? "");
+    const list = this.matching(query, key, order, searchNeedle(query.q) ?? "");
     const total = list.length;
     const markets: ListSlice["markets"] = [];
     if (query.sortOrder === "ASC") {
@@ -300,15 +300,27 @@ export class ListIndex {
     return { markets, total, refreshed };
   }
 
-  /** The markets of `order` whose text holds `needle`, in its order: kept for the next page until a market moves. */
-  private matching(status: string, key: string, order: SortedChunks<IndexedMarket> | undefined, needle: string): IndexedMarket[] {
+  /**
+   * The markets of `order` (`query`'s status, category and sort) whose text holds `needle`, in its order: kept
+   * for the next page until a market moves. Few matches are sorted by the order's compare, the same total
+   * order; many are picked out in a pass over the order (a market moved empties what is kept, and a stream
+   * moves markets several times a second: a pass over 56,000 markets is ~15 ms, bound by memory's latency).
+   */
+  private matching(query: MarketListQuery, key: string, order: SortedChunks<IndexedMarket> | undefined, needle: string): IndexedMarket[] {
     this.stats.searches++;
     const searchKey = `${key}|${needle}`;
     const kept = this.searches.get(searchKey);
     if (kept) return kept;
-    const stamp = ++this.stamp;
-    for (const m of this.matchesOf(status, needle)) m.mark = stamp;
-    const list = order?.filter((m) => m.mark === stamp) ?? [];
+    const matches = this.matchesOf(query.status, needle);
+    let list: IndexedMarket[];
+    if (matches.length * Math.log2(matches.length + 2) < (order?.length ?? 0)) {
+      const category = query.category;
+      list = (category === undefined ? [...matches] : matches.filter((m) => m.category === category)).sort(COMPARE[query.sortBy as IndexedSort]);
+    } else {
+      const stamp = ++this.stamp;
+      for (const m of matches) m.mark = stamp;
+      list = order?.filter((m) => m.mark === stamp) ?? [];
+    }
     this.searches.set(searchKey, list);
     return list;
   }
