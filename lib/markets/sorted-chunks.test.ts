@@ -1,6 +1,7 @@
 // The chunked sorted list against a plain sorted array: random inserts and removes through many chunk splits
 // and joins, every page from both ends, and a remove of what is not there.
 import { describe, expect, it } from "vitest";
+import { prng } from "../dev/tools";
 import { SortedChunks } from "./sorted-chunks";
 
 interface Item {
@@ -8,18 +9,6 @@ interface Item {
   id: number;
 }
 const compare = (a: Item, b: Item) => a.key - b.key || a.id - b.id;
-
-/** A deterministic stream of numbers in [0, 1) (mulberry32). */
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 function expectSame(list: SortedChunks<Item>, reference: Item[], random: () => number) {
   expect(list.length).toBe(reference.length);
