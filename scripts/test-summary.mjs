@@ -1,24 +1,58 @@
-// Prints one closing line over the vitest and Playwright JSON reports: "tests: N passed, N failed, N skipped".
+// Prints the closing lines over the vitest and Playwright JSON reports: each failed test by file and
+// name (a CI log keeps only its tail), then "tests: N passed, N failed, N skipped".
 import fs from "node:fs";
+import path from "node:path";
 
 let passed = 0,
   failed = 0,
   skipped = 0;
+const failures = [];
+const where = (file) => path.relative(process.cwd(), file ?? "?");
+
 // Further vitest reports (the cluster tests) may follow the two.
 const [vitestFile, playwrightFile, ...moreVitest] = process.argv.slice(2);
 for (const file of [vitestFile, ...moreVitest]) {
-  if (fs.existsSync(file)) {
-    const v = JSON.parse(fs.readFileSync(file, "utf8"));
-    passed += v.numPassedTests ?? 0;
-    failed += v.numFailedTests ?? 0;
-    skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
-  } else failed += 1;
+  if (!fs.existsSync(file)) {
+    failed += 1;
+    failures.push(`${file}: no report (the run stopped before writing it)`);
+    continue;
+  }
+  const v = JSON.parse(fs.readFileSync(file, "utf8"));
+  passed += v.numPassedTests ?? 0;
+  failed += v.numFailedTests ?? 0;
+  skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+  for (const suite of v.testResults ?? []) {
+    const failedHere = (suite.assertionResults ?? []).filter((a) => a.status === "failed");
+    for (const a of failedHere) failures.push(`${where(suite.name)} › ${a.fullName ?? a.title}`);
+    // A file that fails to load has no failed assertions, only a message.
+    if (suite.status === "failed" && failedHere.length === 0) failures.push(`${where(suite.name)}: ${(suite.message ?? "failed").split("\n")[0]}`);
+  }
+}
+
+function* specs(suite, titles = []) {
+  const here = suite.title && !suite.title.endsWith(".ts") ? [...titles, suite.title] : titles;
+  for (const spec of suite.specs ?? []) yield { spec, titles: here };
+  for (const child of suite.suites ?? []) yield* specs(child, here);
 }
 if (fs.existsSync(playwrightFile)) {
-  const s = JSON.parse(fs.readFileSync(playwrightFile, "utf8")).stats ?? {};
+  const report = JSON.parse(fs.readFileSync(playwrightFile, "utf8"));
+  const s = report.stats ?? {};
   passed += (s.expected ?? 0) + (s.flaky ?? 0);
   failed += s.unexpected ?? 0;
   skipped += s.skipped ?? 0;
-} else failed += 1;
+  for (const top of report.suites ?? []) {
+    for (const { spec, titles } of specs(top)) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== "unexpected" && t.status !== "flaky") continue;
+        const name = `${spec.file} › [${t.projectName}] ${[...titles, spec.title].join(" › ")}`;
+        failures.push(t.status === "flaky" ? `${name} (passed on retry)` : name);
+      }
+    }
+  }
+} else {
+  failed += 1;
+  failures.push(`${playwrightFile}: no report (the run stopped before writing it)`);
+}
+if (failures.length > 0) console.log(`not passed at the first try:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);
