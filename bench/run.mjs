@@ -62,7 +62,15 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 let code = 1;
 try {
   if (o.detail) {
-    const medians = await detail(apps, databaseUrl, { seconds: o.duration, rounds: o.rounds, pause: o.pause, out: o.out, label: o.label });
+    const medians = await detail(apps, databaseUrl, {
+      seconds: o.duration,
+      rounds: o.rounds,
+      pause: o.pause,
+      out: o.out,
+      label: o.label,
+      probe: o.probe,
+      coldFrom: o.coldFrom,
+    });
     await printStats(apps);
     console.log("the machine's pace in the same minutes: Next's floor");
     await floor(apps, medians, { seconds: o.duration });

@@ -3,7 +3,8 @@
 //   cold: every request takes the next market of a shuffled list of all markets (the next list page), so
 //         keys rarely repeat: crawlers, shared links, the long tail;
 //   hot:  one market (the first list page) asked again and again.
-// Apps are interleaved per endpoint and mode, each walking the same shuffled list from the same point.
+// Apps are interleaved per endpoint and mode, each walking the same shuffled list from the same point (a
+// random one per run, or --cold-from).
 import os from "node:os";
 import postgres from "postgres";
 import { runLoad } from "./load.mjs";
@@ -42,7 +43,11 @@ export async function detail(apps, databaseUrl, o) {
   console.log(
     `detail: ${markets.length} markets, ${pages} list pages; ${CONNECTIONS} connections, ${o.seconds} s per endpoint, mode and app, ${o.rounds} round(s); apps ${apps.map((a) => `${a.name}=${a.origin}`).join("  ")}`,
   );
-  const cursor = new Map(apps.map((a) => [a.name, 0])); // cold keys used per app, carried across endpoints and rounds
+  // Each run walks on from a point of its own: a second run on the same instance (idle, then under load) would
+  // otherwise ask the keys the first one left in its caches. Every app of the run starts at the same point.
+  const from = o.coldFrom ?? Math.floor(Math.random() * markets.length);
+  console.log(`cold walk from key ${from} (--cold-from ${from} repeats it)`);
+  const cursor = new Map(apps.map((a) => [a.name, from])); // the next cold key per app, carried across endpoints and rounds
   const slots = [];
   for (let round = 1; round <= o.rounds; round++) {
     const hot = markets[(round * 7 + 3) % markets.length];
@@ -52,6 +57,7 @@ export async function detail(apps, databaseUrl, o) {
     };
     for (const [endpoint, modes] of Object.entries(paths)) {
       for (const mode of ["cold", "hot"]) {
+        if (o.probe && !o.probe.includes(`${endpoint}.${mode}`)) continue;
         for (const app of apps) {
           // One request template whose path is the next of the walk, across all connections.
           const start = mode === "cold" ? cursor.get(app.name) : 0;
@@ -68,12 +74,13 @@ export async function detail(apps, databaseUrl, o) {
       }
     }
   }
-  console.log(`cold keys used: ${[...cursor].map(([name, n]) => `${name} ${n} of ${markets.length}`).join(", ")}`);
+  console.log(`cold keys used: ${[...cursor].map(([name, n]) => `${name} ${n - from} of ${markets.length}`).join(", ")}`);
 
   const medians = Object.fromEntries(apps.map((a) => [a.name, {}]));
   const rows = [["endpoint", "mode", ...apps.flatMap((a) => [`${a.name} req/s`, `${a.name} p99 ms`]), "failed"]];
   for (const endpoint of [...Object.keys(ENDPOINTS), "list"]) {
     for (const mode of ["cold", "hot"]) {
+      if (o.probe && !o.probe.includes(`${endpoint}.${mode}`)) continue;
       const row = [endpoint, mode];
       let failed = 0;
       for (const app of apps) {

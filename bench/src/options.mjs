@@ -24,6 +24,9 @@ interleaved run; or, with --detail, cold and hot reads of single markets and pag
                         counts as the first app's)
   --detail              the cold/hot probe of market, book, history, market page and list pages,
                         then Next's floor (/watchlist); asks only the apps
+  --probe LIST          with --detail, only these of its slots, e.g. page.cold,page.hot (endpoints
+                        market, orderbook, history, page, list; modes cold, hot)
+  --cold-from N         with --detail, the key its cold walk starts from (default: a random one, printed)
   --label TEXT          a note in the output's heading
   --out DIR             where the tables go (default bench/output)
   --bare-port N         port of the bare target (default 4001)
@@ -33,6 +36,9 @@ interleaved run; or, with --detail, cold and hot reads of single markets and pag
 Environment: DATABASE_URL (the database the app reads: required for bare, PostGraphile and --detail),
 APP_URL, APP_PID, DETAIL_SECONDS, DETAIL_ROUNDS, BENCH_DEEP_OFFSET (20000), BENCH_WIDE_MAX_OFFSET (4000),
 BENCH_WIDE_SEED (7). Start the app with RATE_LIMIT=off.`;
+
+/** The slots of --detail: endpoint.mode (src/detail.mjs). */
+export const PROBE_SLOTS = ["market", "orderbook", "history", "page", "list"].flatMap((e) => ["cold", "hot"].map((m) => `${e}.${m}`));
 
 const RESERVED = new Set(["bare", "postgraphile", "bare-again"]);
 
@@ -71,6 +77,8 @@ export function readOptions(argv, env = process.env) {
       "no-verify": { type: "boolean", default: false },
       pid: { type: "string", multiple: true, default: [] },
       detail: { type: "boolean", default: false },
+      probe: { type: "string" },
+      "cold-from": { type: "string" },
       label: { type: "string", default: "" },
       out: { type: "string" },
       "bare-port": { type: "string" },
@@ -85,6 +93,11 @@ export function readOptions(argv, env = process.env) {
     if (!m) throw new Error(`--pid ${p}: expected NAME=PID`);
     return { name: m[1], pid: Number(m[2]) };
   });
+  const probe = v.probe ? v.probe.split(",").map((s) => s.trim()) : null;
+  if (probe && !v.detail) throw new Error("--probe chooses slots of --detail: add --detail");
+  for (const slot of probe ?? []) {
+    if (!PROBE_SLOTS.includes(slot)) throw new Error(`--probe ${slot}: expected one of ${PROBE_SLOTS.join(", ")}`);
+  }
   if (env.APP_PID && !pids.some((p) => p.name === apps[0].name)) pids.unshift({ name: apps[0].name, pid: Number(env.APP_PID) });
   return {
     help: v.help,
@@ -92,6 +105,8 @@ export function readOptions(argv, env = process.env) {
     apps,
     only: v.only ? v.only.split(",").map((s) => s.trim()) : null,
     detail: v.detail,
+    probe,
+    coldFrom: v["cold-from"] === undefined ? undefined : number("cold-from", v["cold-from"], 0, 0),
     rounds: number("rounds", v.rounds ?? (v.detail ? env.DETAIL_ROUNDS : undefined), v.detail ? 2 : 5, 1),
     duration: number("duration", v.duration ?? (v.detail ? env.DETAIL_SECONDS : undefined), 10, 1),
     connections: number("connections", v.connections, 32, 1),
