@@ -36,6 +36,9 @@ const ENDPOINTS = {
   page: (m) => `/markets/${m.slug}`,
 };
 
+/** The probe's slots, `endpoint.mode` (what --probe names). */
+export const PROBE_SLOTS = [...Object.keys(ENDPOINTS), "list"].flatMap((e) => ["cold", "hot"].map((m) => `${e}.${m}`));
+
 /** Runs the probe; resolves with each app's medians keyed "endpoint.mode" ({rps, p99, failed}). */
 export async function detail(apps, databaseUrl, o) {
   const started = new Date();

@@ -1,5 +1,6 @@
 // The command line of bench/run.mjs (npm run bench:compare -- …): what it accepts, its defaults, its help.
 import { parseArgs } from "node:util";
+import { PROBE_SLOTS } from "./detail.mjs";
 
 export const USAGE = `npm run bench:compare -- [options]        (or: node bench/run.mjs [options])
 
@@ -36,9 +37,6 @@ interleaved run; or, with --detail, cold and hot reads of single markets and pag
 Environment: DATABASE_URL (the database the app reads: required for bare, PostGraphile and --detail),
 APP_URL, APP_PID, DETAIL_SECONDS, DETAIL_ROUNDS, BENCH_DEEP_OFFSET (20000), BENCH_WIDE_MAX_OFFSET (4000),
 BENCH_WIDE_SEED (7). Start the app with RATE_LIMIT=off.`;
-
-/** The slots of --detail: endpoint.mode (src/detail.mjs). */
-export const PROBE_SLOTS = ["market", "orderbook", "history", "page", "list"].flatMap((e) => ["cold", "hot"].map((m) => `${e}.${m}`));
 
 const RESERVED = new Set(["bare", "postgraphile", "bare-again"]);
 
