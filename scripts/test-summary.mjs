@@ -1,5 +1,5 @@
-// Prints the closing lines over the vitest and Playwright JSON reports: each failed test by file and
-// name (a CI log keeps only its tail), then "tests: N passed, N failed, N skipped".
+// Prints the closing lines over the vitest and Playwright JSON reports: each test that failed, or passed only
+// on a retry, by file and name (a CI log keeps only its tail), then "tests: N passed, N failed, N skipped".
 import fs from "node:fs";
 import path from "node:path";
 
@@ -44,7 +44,7 @@ if (fs.existsSync(playwrightFile)) {
     for (const { spec, titles } of specs(top)) {
       for (const t of spec.tests ?? []) {
         if (t.status !== "unexpected" && t.status !== "flaky") continue;
-        const name = `${spec.file} › [${t.projectName}] ${[...titles, spec.title].join(" › ")}`;
+        const name = `${where(path.join(report.config?.rootDir ?? "", spec.file))} › [${t.projectName}] ${[...titles, spec.title].join(" › ")}`;
         failures.push(t.status === "flaky" ? `${name} (passed on retry)` : name);
       }
     }
@@ -53,6 +53,6 @@ if (fs.existsSync(playwrightFile)) {
   failed += 1;
   failures.push(`${playwrightFile}: no report (the run stopped before writing it)`);
 }
-if (failures.length > 0) console.log(`not passed at the first try:\n${failures.map((f) => `  ${f}`).join("\n")}`);
+if (failures.length > 0) console.log(`not passed, or passed only on a retry:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);
