@@ -19,11 +19,12 @@ if (!(seconds > 0) || !url || (args.app !== undefined && !/^\d+$/.test(args.app)
 const HZ = 100;
 
 const sql = postgres(url, { max: 1, onnotice: () => {} });
-/** PostgreSQL's processes as the server names them, refreshed each second (a backend comes and goes). */
+/** PostgreSQL's processes as the server names them, read again each second (a backend comes and goes, and its pid may be reused). */
 const kinds = new Map<string, string>();
 async function readKinds() {
   const rows = await sql<{ pid: number; backend_type: string; application_name: string }[]>`
     SELECT pid, backend_type, application_name FROM pg_stat_activity`;
+  kinds.clear();
   for (const r of rows)
     kinds.set(String(r.pid), r.backend_type === "client backend" ? `PostgreSQL session: ${r.application_name || "(unnamed)"}` : `PostgreSQL ${r.backend_type}`);
 }

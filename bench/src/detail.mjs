@@ -51,6 +51,7 @@ export async function detail(apps, databaseUrl, o) {
   const from = o.coldFrom ?? Math.floor(Math.random() * markets.length);
   console.log(`cold walk from key ${from} (--cold-from ${from} repeats it)`);
   const cursor = new Map(apps.map((a) => [a.name, from])); // the next cold key per app, carried across endpoints and rounds
+  const probed = (endpoint, mode) => !o.probe || o.probe.includes(`${endpoint}.${mode}`);
   const slots = [];
   for (let round = 1; round <= o.rounds; round++) {
     const hot = markets[(round * 7 + 3) % markets.length];
@@ -60,7 +61,7 @@ export async function detail(apps, databaseUrl, o) {
     };
     for (const [endpoint, modes] of Object.entries(paths)) {
       for (const mode of ["cold", "hot"]) {
-        if (o.probe && !o.probe.includes(`${endpoint}.${mode}`)) continue;
+        if (!probed(endpoint, mode)) continue;
         for (const app of apps) {
           // One request template whose path is the next of the walk, across all connections.
           const start = mode === "cold" ? cursor.get(app.name) : 0;
@@ -83,7 +84,7 @@ export async function detail(apps, databaseUrl, o) {
   const rows = [["endpoint", "mode", ...apps.flatMap((a) => [`${a.name} req/s`, `${a.name} p99 ms`]), "failed"]];
   for (const endpoint of [...Object.keys(ENDPOINTS), "list"]) {
     for (const mode of ["cold", "hot"]) {
-      if (o.probe && !o.probe.includes(`${endpoint}.${mode}`)) continue;
+      if (!probed(endpoint, mode)) continue;
       const row = [endpoint, mode];
       let failed = 0;
       for (const app of apps) {
