@@ -1,5 +1,6 @@
 // Prints the closing lines over the vitest and Playwright JSON reports: each test that failed, or passed only
-// on a retry, by file and name (a CI log keeps only its tail), then "tests: N passed, N failed, N skipped".
+// on a retry, by file and name with the first lines of its error (a CI log keeps only its tail), then
+// "tests: N passed, N failed, N skipped".
 import fs from "node:fs";
 import path from "node:path";
 
@@ -8,6 +9,16 @@ let passed = 0,
   skipped = 0;
 const failures = [];
 const where = (file) => path.relative(process.cwd(), file ?? "?");
+/** The first lines of an error message, without colours or its stack: what a log's tail can afford. */
+const firstLines = (message, lines = 4) =>
+  String(message ?? "")
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the colours' escape sequences
+    .replace(/\u001b\[[0-9;]*m/g, "")
+    .split("\n")
+    .filter((l) => l.trim() !== "" && !/^\s+at /.test(l))
+    .slice(0, lines)
+    .map((l) => `      ${l.slice(0, 200)}`);
+const failure = (name, message) => [name, ...firstLines(message)].join("\n");
 
 // Further vitest reports (the cluster tests) may follow the two.
 const [vitestFile, playwrightFile, ...moreVitest] = process.argv.slice(2);
@@ -23,7 +34,7 @@ for (const file of [vitestFile, ...moreVitest]) {
   skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
   for (const suite of v.testResults ?? []) {
     const failedHere = (suite.assertionResults ?? []).filter((a) => a.status === "failed");
-    for (const a of failedHere) failures.push(`${where(suite.name)} › ${a.fullName ?? a.title}`);
+    for (const a of failedHere) failures.push(failure(`${where(suite.name)} › ${a.fullName ?? a.title}`, a.failureMessages?.[0]));
     // A file that fails to load has no failed assertions, only a message.
     if (suite.status === "failed" && failedHere.length === 0) failures.push(`${where(suite.name)}: ${(suite.message ?? "failed").split("\n")[0]}`);
   }
@@ -45,7 +56,8 @@ if (fs.existsSync(playwrightFile)) {
       for (const t of spec.tests ?? []) {
         if (t.status !== "unexpected" && t.status !== "flaky") continue;
         const name = `${where(path.join(report.config?.rootDir ?? "", spec.file))} › [${t.projectName}] ${[...titles, spec.title].join(" › ")}`;
-        failures.push(t.status === "flaky" ? `${name} (passed on retry)` : name);
+        const error = (t.results ?? []).find((r) => r.error)?.error?.message;
+        failures.push(failure(t.status === "flaky" ? `${name} (passed on retry)` : name, error));
       }
     }
   }
