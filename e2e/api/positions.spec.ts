@@ -35,13 +35,16 @@ const MARKET_KINDS = ["list", "price", "detail", "market"];
 /** A resting bid that changes one level of the outcome's book (bids 0.100–0.399: never crossed). */
 const bid = (outcome: string) => ({ outcome, side: "BUY" as const, price: (0.1 + Math.floor(Math.random() * 300) / 1000).toFixed(3) });
 
-/** 150 markets in one statement (their announcement names none: more than 100); their ids. */
-async function bulkMarkets(prefix: string): Promise<string[]> {
+/** More markets in one statement than it names (5,000, migration 0032): one announcement that names none. */
+const UNNAMED = 5_001;
+
+/** `n` markets in one statement (UNNAMED by default: their announcement names none); their ids. */
+async function bulkMarkets(prefix: string, n = UNNAMED): Promise<string[]> {
   const rows = await sql<{ id: string }[]>`
     INSERT INTO markets (id, slug, question, description, category, sub_category, type, status, trading_starts_at, trading_ends_at, platform_fee, spread, image_url)
     SELECT gen_random_uuid(), ${prefix} || '-' || g, 'Bulk ' || g || '?', '', 'OTHER', 'Tests', 'BINARY', 'LOCKED',
            now() - interval '1 day', now() + interval '30 days', 0.02, 1, '/market-images/other-1.svg'
-      FROM generate_series(1, 150) g
+      FROM generate_series(1, ${n}::int) g
     RETURNING id`;
   return rows.map((r) => r.id);
 }
@@ -281,7 +284,7 @@ test("positions – a rolled-back transaction (or savepoint) leaves nothing in c
   expect(await marketPosition()).toBe(reference.market);
 });
 
-test("market positions – a market created, changed, renamed or deleted has the position of its last market-level change (a tombstone stays); a statement adding 150 markets numbers all of them", async () => {
+test("market positions – a market created, changed, renamed or deleted has the position of its last market-level change (a tombstone stays); a statement adding more markets than it names numbers all of them", async () => {
   const positionOf = async (id: string) => {
     await applyMarketPositions(sql);
     return (await sql<{ position: number; slug: string }[]>`SELECT position::float8 AS position, slug FROM market_positions WHERE market_id = ${id}`)[0];
@@ -325,7 +328,7 @@ test("market positions – a market created, changed, renamed or deleted has the
   await sql`UPDATE users SET profile_image_url = profile_image_url WHERE id = ${m.users[0]}`;
   expect(await positionOf(m.id)).toEqual(deleted);
 
-  // 150 markets in one statement: the announcement names none (more than 100), every one gets a position.
+  // More markets in one statement than it names: the announcement names none, every one gets a position.
   const before = (await changeLogBounds(sql)).head;
   const prefix = uniqueSlug("pos-bulk");
   const ids = await bulkMarkets(prefix);
@@ -333,11 +336,27 @@ test("market positions – a market created, changed, renamed or deleted has the
   await applyMarketPositions(sql);
   const rows = await sql<{ position: number }[]>`
     SELECT position::float8 AS position FROM market_positions WHERE market_id = ANY(${ids}::uuid[])`;
-  expect(rows).toHaveLength(150);
+  expect(rows).toHaveLength(UNNAMED);
   const positions = rows.map((r) => r.position);
-  expect(new Set(positions).size).toBe(150);
+  expect(new Set(positions).size).toBe(UNNAMED);
   // Numbered above every change logged before the pass that met them.
   for (const p of positions) expect(p > before && p > logged, `${p} above ${logged}`).toBe(true);
+});
+
+test("change log – a statement adding 5,000 markets names each: one change per market, and each market has the position of its own", async () => {
+  const before = await head();
+  const { heard, close } = await listen();
+  const ids = await bulkMarkets(uniqueSlug("pos-named"), 5_000);
+  const changes = await sql<{ position: number; m: string | null }[]>`
+    SELECT position::float8 AS position, event->>'m' AS m FROM change_log WHERE position > ${before} AND event->>'k' = 'list'`;
+  expect(changes.map((c) => c.m).sort()).toEqual([...ids].sort());
+  await expect.poll(() => heard.filter((e) => e.k === "list").length, { timeout: 30_000 }).toBe(5_000);
+  expect(heard.filter((e) => e.k === "list" && !e.m)).toEqual([]);
+  await close();
+  await applyMarketPositions(sql);
+  const positions = await sql<{ id: string; position: number }[]>`
+    SELECT market_id::text AS id, position::float8 AS position FROM market_positions WHERE market_id = ANY(${ids}::uuid[])`;
+  expect(Object.fromEntries(positions.map((p) => [p.id, p.position]))).toEqual(Object.fromEntries(changes.map((c) => [c.m, c.position])));
 });
 
 test("change log – a change read back carries what its NOTIFY leaves out: the ids of the new trades, at most 101", async () => {
@@ -406,7 +425,7 @@ test("market positions – moved after the commits, by passes that run beside th
     INSERT INTO markets (id, slug, question, description, category, sub_category, type, status, trading_starts_at, trading_ends_at, platform_fee, spread, image_url)
     SELECT gen_random_uuid(), ${uniqueSlug("pos-apply-bulk")} || '-' || g, 'Bulk ' || g || '?', '', 'OTHER', 'Tests', 'BINARY', 'LOCKED',
            now() - interval '1 day', now() + interval '30 days', 0.02, 1, '/market-images/other-1.svg'
-      FROM generate_series(1, 120) g`;
+      FROM generate_series(1, ${UNNAMED}::int) g`;
   const appliers = Array.from({ length: 2 }, async () => {
     while (writing) {
       await applyMarketPositions(sql, 5);
@@ -429,7 +448,7 @@ test("market positions – moved after the commits, by passes that run beside th
   }
   const truth = await sql<{ position: number; id: string }[]>`
     SELECT position::float8 AS position, market_id::text AS id FROM market_positions WHERE position > ${since0}`;
-  expect(truth.length).toBeGreaterThanOrEqual(12 + 120);
+  expect(truth.length).toBeGreaterThanOrEqual(12 + UNNAMED);
   expect(Object.fromEntries(mirror)).toEqual(Object.fromEntries(truth.map((r) => [r.id, r.position])));
   for (const m of markets)
     expect(mirror.get(m.id), m.slug).toBe(
@@ -445,7 +464,7 @@ test("market positions – a pass that outlasts the pool's statement timeout sti
   const holder = postgres(db.url, { max: 1, onnotice: () => {} });
   try {
     await applyMarketPositions(sql);
-    // 150 markets in one statement: a change that names none, so the pass takes the numbering lock...
+    // More markets in one statement than it names: a change that names none, so the pass takes the numbering lock...
     const prefix = uniqueSlug("pos-slow");
     const ids = await bulkMarkets(prefix);
     // ...which a committing writer holds here for 800 ms.
@@ -462,7 +481,7 @@ test("market positions – a pass that outlasts the pool's statement timeout sti
     expect(Date.now() - started).toBeGreaterThan(500);
     await held;
     const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM market_positions WHERE market_id = ANY(${ids}::uuid[])`;
-    expect(n).toBe(150);
+    expect(n).toBe(UNNAMED);
   } finally {
     await bounded.end();
     await holder.end();

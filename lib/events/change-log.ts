@@ -25,7 +25,7 @@ export interface Change {
  * sequence's last value: a writer takes its numbers inside its commit, so until that commit is visible
  * the sequence is ahead of what anyone can read, and a client told to carry on from it would skip the
  * change that commits a moment later. Positions of markets numbered without a change (a statement that
- * added more than 100) count too.
+ * added more than 5,000, migration 0032) count too.
  */
 export async function changeLogBounds(sql: Sql): Promise<ChangeLogBounds> {
   const [row] = await sql<{ horizon: number; head: number }[]>`

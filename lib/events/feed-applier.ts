@@ -12,7 +12,7 @@ export const APPLY_BATCH = 5_000;
 
 /**
  * How long one statement of a pass may run, whatever the pool's statement timeout. A batch that meets a change
- * naming no market (a statement that added more than 100) applies the whole backlog in one statement, under
+ * naming no market (a statement that added more than 5,000, migration 0032) applies the whole backlog in one statement, under
  * the numbering lock (migration 0022): on a cold cache with a backlog of a million changes that outlasted the
  * request pool's 3 s, so every pass failed, holding each writer's commit for up to 3 s, and the next began again.
  */
