@@ -1,4 +1,5 @@
-// Minimal typing of the autocannon programmatic API used by scripts/bench-api.ts (the package ships none).
+// Minimal typing of the autocannon programmatic API used by scripts/bench-api.ts and bench-new-markets.ts (the
+// package ships none).
 declare module "autocannon" {
   interface Options {
     url: string;
@@ -6,6 +7,8 @@ declare module "autocannon" {
     duration?: number;
     pipelining?: number;
     headers?: Record<string, string>;
+    /** Asked in turn by each connection. */
+    requests?: Array<{ method?: string; path: string }>;
   }
   interface Histogram {
     average: number;
@@ -25,6 +28,11 @@ declare module "autocannon" {
     errors: number;
     timeouts: number;
   }
-  function autocannon(opts: Options): Promise<Result>;
+  /** The run: its events while it lasts, and its result when awaited. */
+  interface Instance extends Promise<Result> {
+    /** Each answer: its status and how long it took (ms). */
+    on(event: "response", listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): this;
+  }
+  function autocannon(opts: Options): Instance;
   export default autocannon;
 }
