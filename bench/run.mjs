@@ -91,7 +91,7 @@ try {
     if (bare) targets.push(restTarget("bare", bare.origin, "bare"));
     if (bare && o.control) targets.push(restTarget("bare-again", bare.origin, "control"));
     const watched = [...o.pids, ...started.map((r) => ({ name: r.name, pid: r.pid }))];
-    code = await compare(targets, o.mix, mix, watched, o);
+    code = await compare(targets, o.mix, mix, watched, { ...o, databaseUrl });
     await printStats(apps);
   }
 } catch (err) {

@@ -3,6 +3,7 @@
 // and the tables at the end, and writes them to the output folder.
 import os from "node:os";
 import { cpuBetween, formatCpu, snapshot } from "./cpu.mjs";
+import { drainer } from "./drain.mjs";
 import { loadSlot } from "./load.mjs";
 import { compareMarkdown, f0, f1, ratioPairs, ratios, stamp, summarize, writeOutput } from "./report.mjs";
 import { verify } from "./verify.mjs";
@@ -10,7 +11,8 @@ import { verify } from "./verify.mjs";
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Runs the comparison. `o`: connections, duration, rounds, warmup, pause (seconds), rotate, verify, label, out.
+ * Runs the comparison. `o`: connections, duration, rounds, warmup, pause (seconds), rotate, verify, label, out,
+ * databaseUrl (when given, each slot starts only after the statements of the one before it ended: src/drain.mjs).
  * `watched`: [{name, pid}] whose CPU is reported. Resolves with the process exit code: 0, 2 when the
  * targets disagree, 3 when a slot had failed requests.
  */
@@ -36,10 +38,20 @@ export async function compare(targets, mixName, mix, watched, o) {
     console.log(summary);
   }
 
+  const drain = o.databaseUrl ? drainer(o.databaseUrl) : null;
+  /** The pause after a slot of `t`, then the wait for its statements still running. */
+  const between = async (t) => {
+    await drain?.mark();
+    await sleep(o.pause * 1000);
+    const d = await drain?.drained();
+    if (d && d.waitedMs >= 1000)
+      console.log(`  (${t.name}'s statements ran ${f1(d.waitedMs / 1000)} s past the pause${d.left ? `; ${d.left} still running, measured anyway` : ""})`);
+  };
+
   for (const t of o.warmup > 0 ? targets : []) {
     const s = await loadSlot(t, mix.cases, { ...load, seconds: o.warmup });
     console.log(`warm-up ${t.name}: ${f0(s.rps)} req/s`);
-    await sleep(o.pause * 1000);
+    await between(t);
   }
 
   const slots = [];
@@ -54,9 +66,10 @@ export async function compare(targets, mixName, mix, watched, o) {
         `round ${round} ${t.name.padEnd(12)} ${f0(s.rps).padStart(6)} req/s  p50 ${f1(s.p50).padStart(6)} ms  p99 ${f1(s.p99).padStart(6)} ms  ` +
           `cpu: ${formatCpu(cpu)}${s.failed ? `  !! ${s.failed} failed` : ""}`,
       );
-      await sleep(o.pause * 1000);
+      await between(t);
     }
   }
+  await drain?.end();
 
   const summary = summarize(slots, targets);
   const ratioRows = ratios(slots, summary, ratioPairs(targets), o.rounds);

@@ -20,7 +20,8 @@ export async function startReference(name, { port, databaseUrl, timeoutMs = 120_
   const { file, probe } = READY[name];
   const child = spawn(process.execPath, [file], {
     cwd: BENCH,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
+    // Its sessions by name (postgres.js and node-postgres read PGAPPNAME): what src/drain.mjs waits for.
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), PGAPPNAME: `bench-${name}` },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const exited = new Promise((resolve) => child.once("exit", resolve));
