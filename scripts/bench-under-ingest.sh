@@ -7,9 +7,9 @@
 #   2. the same again while bench:ingest offers --rate lines a second (ratio 10: about 11 book changes a
 #      trade) for --minutes, starting 20 s after the stream does;
 #   3. the ingest's own sustained rates and lags.
-# Slots are 7 s apart: bare's deep and search queries (3-6 s each at this size) still running after its slot
-# would otherwise land on the app's next one. Prints each part's table as it ends (the whole outputs stay
-# in --out); asserts nothing.
+# Slots are 7 s apart, and each starts once the statements of the last one ended (bench/README.md "Between
+# slots": bare's deep and search queries take 2-4 s each at this size, and its pool queues more). Prints each
+# part's table as it ends (the whole outputs stay in --out); asserts nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 app="" pid="" rate=3000 lanes=2 minutes=10 out="bench/output/under-ingest-$(date -u +%Y%m%dT%H%M%S)"
