@@ -1,6 +1,6 @@
 // npm run bench:new-markets -- --app URL [--markets 2000] [--events 5000] [--mix search] [--seconds 45] [--at 12] [--lanes 2] [--seed N]
-// Lists read while a venue's new markets arrive (docs/performance.md "New markets while lists are read"), on
-// the database of DATABASE_URL that the app at --app (started with RATE_LIMIT=off) reads:
+// Lists read while a venue's new markets arrive (docs/performance.md "Reads while the ingest flows", its "A batch
+// of new markets"), on the database of DATABASE_URL that the app at --app (started with RATE_LIMIT=off) reads:
 //   1. a list mix of bench:compare (bench/src/mixes.mjs: catvol, deep, search, wide) is asked of the app by 32
 //      connections for --seconds;
 //   2. --at seconds in, `npm run ingest` (--lanes) writes a generated venue (lib/ingest/generator.ts): its
@@ -56,10 +56,11 @@ const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "new-markets-")), "
 fs.writeFileSync(file, `${lines.join("\n")}\n`);
 
 // The markets stream: events by name, markets created.
-const told = { created: 0, reset: 0, events: 0 };
+const told = { created: 0, reset: 0, events: 0, refused: "" };
 const streamStop = new AbortController();
 const stream = (async () => {
   const res = await fetch(`${app}/v1/stream?channels=markets`, { signal: streamStop.signal });
+  if (!res.ok) told.refused = `${res.status} ${await res.text()}`;
   const decoder = new TextDecoder();
   let rest = "";
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -128,6 +129,10 @@ const delta = (k: keyof ListIndexStats) => fmt(after[k] - before[k]);
 console.log(
   `list orders: ${delta("rebuilds")} rebuilds, ${delta("refreshes")} refreshes of ${delta("refreshed")} markets, ${delta("fallbacks")} lists from SQL`,
 );
-console.log(`markets stream: ${fmt(told.created)} created, ${fmt(told.reset)} resets, ${fmt(told.events)} events`);
+console.log(
+  told.refused
+    ? `markets stream: refused (${told.refused})`
+    : `markets stream: ${fmt(told.created)} created, ${fmt(told.reset)} resets, ${fmt(told.events)} events`,
+);
 fs.rmSync(path.dirname(file), { recursive: true, force: true });
 process.exit(0);
