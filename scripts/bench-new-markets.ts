@@ -17,6 +17,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { mixes } from "../bench/src/mixes.mjs";
 import { listQuery } from "../bench/src/targets.mjs";
+import { openStream } from "../e2e/support/sse";
 import { percentile } from "../lib/dev/tools";
 import { VenueStream } from "../lib/ingest/generator";
 
@@ -55,25 +56,8 @@ for (let i = 0; i < Number(args.events); i++) lines.push(venue.next());
 const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "new-markets-")), "venue.ndjson");
 fs.writeFileSync(file, `${lines.join("\n")}\n`);
 
-// The markets stream: events by name, markets created.
-const told = { created: 0, reset: 0, events: 0, refused: "" };
-const streamStop = new AbortController();
-const stream = (async () => {
-  const res = await fetch(`${app}/v1/stream?channels=markets`, { signal: streamStop.signal });
-  if (!res.ok) told.refused = `${res.status} ${await res.text()}`;
-  const decoder = new TextDecoder();
-  let rest = "";
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    rest += decoder.decode(chunk, { stream: true });
-    const parts = rest.split("\n");
-    rest = parts.pop() ?? "";
-    for (const line of parts) {
-      if (line === "event: reset") told.reset++;
-      if (line.startsWith("event: ")) told.events++;
-      if (line.startsWith("data: ") && line.includes('"type":"created"')) told.created++;
-    }
-  }
-})().catch(() => {});
+// The markets stream, as a client reads it: every event kept, counted at the end.
+const stream = await openStream(`${app}/v1/stream?channels=markets`);
 
 const before = await indexStats();
 const started = Date.now();
@@ -105,8 +89,8 @@ load.on("response", (_client, status, _bytes, ms) => answers.push([Date.now() - 
 await load;
 await ingest;
 const after = await indexStats();
-streamStop.abort();
-await stream;
+stream.close();
+await stream.closed;
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 const summary = (list: [number, number, number][], seconds: number) => {
@@ -129,10 +113,12 @@ const delta = (k: keyof ListIndexStats) => fmt(after[k] - before[k]);
 console.log(
   `list orders: ${delta("rebuilds")} rebuilds, ${delta("refreshes")} refreshes of ${delta("refreshed")} markets, ${delta("fallbacks")} lists from SQL`,
 );
+const created = stream.events.filter((e) => e.event === "market" && e.data.type === "created").length;
+const resets = stream.events.filter((e) => e.event === "reset").length;
 console.log(
-  told.refused
-    ? `markets stream: refused (${told.refused})`
-    : `markets stream: ${fmt(told.created)} created, ${fmt(told.reset)} resets, ${fmt(told.events)} events`,
+  stream.status !== 200
+    ? `markets stream: refused (${stream.status})`
+    : `markets stream: ${fmt(created)} created, ${fmt(resets)} resets, ${fmt(stream.events.length)} events`,
 );
 fs.rmSync(path.dirname(file), { recursive: true, force: true });
 process.exit(0);

@@ -36,8 +36,11 @@ const ENDPOINTS = {
   page: (m) => `/markets/${m.slug}`,
 };
 
+/** What the probe asks, in its order: the single reads, then list pages. */
+const PROBED = [...Object.keys(ENDPOINTS), "list"];
+
 /** The probe's slots, `endpoint.mode` (what --probe names). */
-export const PROBE_SLOTS = [...Object.keys(ENDPOINTS), "list"].flatMap((e) => ["cold", "hot"].map((m) => `${e}.${m}`));
+export const PROBE_SLOTS = PROBED.flatMap((e) => ["cold", "hot"].map((m) => `${e}.${m}`));
 
 /** Runs the probe; resolves with each app's medians keyed "endpoint.mode" ({rps, p99, failed}). */
 export async function detail(apps, databaseUrl, o) {
@@ -82,7 +85,7 @@ export async function detail(apps, databaseUrl, o) {
 
   const medians = Object.fromEntries(apps.map((a) => [a.name, {}]));
   const rows = [["endpoint", "mode", ...apps.flatMap((a) => [`${a.name} req/s`, `${a.name} p99 ms`]), "failed"]];
-  for (const endpoint of [...Object.keys(ENDPOINTS), "list"]) {
+  for (const endpoint of PROBED) {
     for (const mode of ["cold", "hot"]) {
       if (!probed(endpoint, mode)) continue;
       const row = [endpoint, mode];
