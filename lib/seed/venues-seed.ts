@@ -1,23 +1,24 @@
 // Writes the `venues` profile (lib/seed/venues.ts): the catalogue rows generated in JS and streamed
-// with COPY as the demo seed writes them, the trades (the bulk: ~43M) generated inside PostgreSQL from
-// a few plan rows per market (VENUE_TRADES_SQL), so no trade crosses the wire. One transaction, indexes
-// and foreign keys rebuilt after the load, the derived tables rebuilt once, then VACUUM (ANALYZE).
-// While PostgreSQL generates one chunk's trades, Node generates the next chunk's catalogue rows: the
-// two cores work at once.
-import { setImmediate as tick } from "node:timers/promises";
+// with COPY as the demo seed writes them, and the trades (the bulk: ~43M) with the candles and top
+// traders they derive (lib/seed/venue-trades.ts) in COPY's binary format, final: nothing is read back
+// to be aggregated. One transaction, indexes and foreign keys rebuilt after the load, then VACUUM
+// (ANALYZE). While Node generates a COPY's next buffer, PostgreSQL takes in the last: the two cores
+// work at once.
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { liftBounds } from "../db/bounds";
 import type { Sql } from "../db/client";
 import { vacuumAnalyze } from "../db/vacuum";
 import {
   type MarketRow,
   type SeedContext,
+  volumeString,
   generateComments,
   generateExternalBooks,
   generateMarket,
   generateOrders,
   generateUser,
   userId,
-  volumeString,
 } from "./generate";
 import {
   BULK_TABLES,
@@ -32,26 +33,26 @@ import {
   checkDerived,
   marketRow,
   outcomeRow,
-  rebuildRowDerived,
   resetDatabase,
   withoutIndexes,
   writeTable,
 } from "./seed";
-import { type Percentiles, type TradePlan, VENUE_TRADES_SQL, percentiles, planColumns, tradePlans, venueContext, venueDepth, venueTradeCounts } from "./venues";
+import { CANDLE_COLUMNS, TRADE_COLUMNS, TRADER_COLUMNS, type TradeTotals, candleCopy, tradeCopy, traderCopy } from "./venue-trades";
+import { type Percentiles, type TradePlan, percentiles, tradePlans, venueContext, venueDepth, venueTradeCounts } from "./venues";
 
-/** Markets per chunk: each chunk is one COPY per table and one trade statement. */
+/** Markets per chunk: each chunk is one COPY per table. */
 const CHUNK = 1000;
 /** Chunks between two flushes of the announced changes. */
 const FLUSH_EVERY = 10;
 
-/** A chunk's catalogue rows; the market rows wait for their volumes, which the trade statement returns. */
+/** A chunk's catalogue rows; the market rows wait for their volumes, which their trades add up. */
 type ChunkRows = Record<Exclude<SeedTable, "users" | "trades" | "markets">, Row[]> & {
   markets: { market: MarketRow; comments: number; liquidity: number }[];
   plans: TradePlan[];
   trades: number;
 };
 
-/** The markets' columns in a venues seed: the demo seed's and the rolling 24 h volume, written final (see VENUE_TRADES_SQL). */
+/** The markets' columns in a venues seed: the demo seed's and the rolling 24 h volume, written final from the trades' totals. */
 const MARKET_COLUMNS = [...COLUMNS.markets, "volume_24h"];
 
 /** The catalogue rows of a chunk (everything but the trades, which are planned), with depth following the trade count. */
@@ -149,34 +150,40 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
       })();
       rows += summary.users = await writeTable(tx, "users", users, true);
       // Trader index k is user k of the generator (userId), as the demo seed picks them.
-      await tx`CREATE TEMP TABLE seed_user_ids (k int PRIMARY KEY, id uuid NOT NULL) ON COMMIT DROP`;
-      await tx`INSERT INTO seed_user_ids SELECT n - 1, id FROM unnest(${Array.from({ length: ctx.users }, (_, k) => userId(ctx, k))}::uuid[]) WITH ORDINALITY AS u(id, n)`;
-      const [{ since }] = await tx<{ since: string }[]>`SELECT (swept_at - interval '24 hours')::text AS since FROM trending_watermark`;
-      let tTrades = 0;
-      const copyMs = { markets: 0, outcomes: 0, comments: 0, orders: 0, external_books: 0 };
+      const userIds = Array.from({ length: ctx.users }, (_, k) => userId(ctx, k));
+      // The rolling 24 h volume counts the trades after the trending watermark − 24 h (docs/api.md "Sorting").
+      const [{ since }] = await tx<
+        { since: number }[]
+      >`SELECT extract(epoch FROM swept_at - interval '24 hours')::float8 * 1000 AS since FROM trending_watermark`;
+      const copyMs = { trades: 0, candles: 0, market_traders: 0, markets: 0, outcomes: 0, comments: 0, orders: 0, external_books: 0 };
+      // The trades and what they derive in COPY's binary format (lib/db/copy-binary.ts).
+      const copyIn = async (table: keyof typeof copyMs, columns: readonly string[], data: Iterable<Buffer>) => {
+        const t = Date.now();
+        await pipeline(Readable.from(data), await tx`COPY ${tx(table)} (${tx(columns)}) FROM STDIN (FORMAT binary)`.writable());
+        copyMs[table] += Date.now() - t;
+      };
+      let generateMs = 0;
       const generate = (from: number) => {
+        const t = Date.now();
         const markets: MarketRow[] = [];
         for (let i = from; i < Math.min(ctx.markets, from + CHUNK); i++) markets.push(generateMarket(ctx, i));
-        return chunkRows(ctx, markets, counts, perMarket);
+        const chunk = chunkRows(ctx, markets, counts, perMarket);
+        generateMs += Date.now() - t;
+        return chunk;
       };
-      let next = generate(0);
       for (let from = 0; from < ctx.markets; from += CHUNK) {
-        const chunk = next;
-        // The trades first: their statement returns the volumes the market rows are written with.
-        const t0 = Date.now();
-        const trades = chunk.plans.length
-          ? tx.unsafe<{ market_id: string; volume: string; volume_24h: string }[]>(VENUE_TRADES_SQL, [...planColumns(chunk.plans), since])
-          : Promise.resolve([]);
-        await tick(); // the statement is on the wire before Node turns to the next chunk
-        if (from + CHUNK < ctx.markets) next = generate(from + CHUNK);
-        const volumes = new Map((await trades).map((v) => [v.market_id, v]));
-        tTrades += Date.now() - t0;
+        const chunk = generate(from);
+        // The trades first: they add up the volumes the market rows are written with.
+        const totals: TradeTotals = { volume: new Map(), traders: new Map() };
+        await copyIn("trades", TRADE_COLUMNS, tradeCopy(chunk.plans, userIds, since, totals));
+        await copyIn("candles", CANDLE_COLUMNS, candleCopy(chunk.plans, userIds.length));
+        await copyIn("market_traders", TRADER_COLUMNS, traderCopy(totals, userIds));
         summary.trades += chunk.trades;
         rows += chunk.trades;
         const marketRows = chunk.markets.map(({ market, comments, liquidity }) => {
-          const v = volumes.get(market.id);
-          market.total_volume = v?.volume ?? volumeString(0);
-          return [...marketRow(market, comments, liquidity), v?.volume_24h ?? "0"];
+          const v = totals.volume.get(market.id);
+          market.total_volume = volumeString(v?.all ?? 0);
+          return [...marketRow(market, comments, liquidity), volumeString(v?.recent ?? 0)];
         });
         let t1 = Date.now();
         const written = await writeTable(tx, "markets", marketRows, true, MARKET_COLUMNS);
@@ -200,13 +207,16 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
       }
       const copies = Object.entries(copyMs).map(([t, ms]) => `${t} ${(ms / 1000).toFixed(1)} s`);
       log(
-        `  wrote ${rows.toLocaleString("en-US")} rows in ${secs(tLoad)} (trade statements ${(tTrades / 1000).toFixed(1)} s, Node's next chunk overlapping; COPY ${copies.join(", ")})`,
+        `  wrote ${rows.toLocaleString("en-US")} rows in ${secs(tLoad)} (COPY ${copies.join(", ")}; the catalogue generated in ${(generateMs / 1000).toFixed(1)} s)`,
       );
     };
     const t0 = Date.now();
+    // The load writes the top traders, candles and rolling volumes with the trades (lib/seed/venue-trades.ts),
+    // so the triggers that keep them are off. The trades would announce themselves to no one: an
+    // announcement names the trade's outcome and market, whose rows go in after the trades.
     await tx`SELECT set_row_derived_triggers(false)`;
-    // The trade statement returns each market's rolling volume, written with the market row (VENUE_TRADES_SQL).
-    await tx`ALTER TABLE trades DISABLE TRIGGER trades_volume_24h_ins`;
+    await tx`TRUNCATE market_traders, candles`;
+    await tx`ALTER TABLE trades DISABLE TRIGGER trades_volume_24h_ins, DISABLE TRIGGER trades_notify_ins`;
     await withoutIndexes(
       tx,
       // The markets and their search text too (unlike the demo seed): the text's two trigram indexes (market_search,
@@ -214,7 +224,9 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
       ["markets", "market_search", ...BULK_TABLES, "market_traders", "candles"],
       async () => {
         await load();
-        await rebuildRowDerived(tx, log);
+        const tReplies = Date.now();
+        await tx`SELECT rebuild_reply_counts()`;
+        log(`  reply counts rebuilt in ${secs(tReplies)}`);
       },
       log,
       // The book triggers (migration 0011) look up each written outcome, its market and its venue book by
@@ -223,7 +235,7 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
       5_000,
     );
     await tx`SELECT set_row_derived_triggers(true)`;
-    await tx`ALTER TABLE trades ENABLE TRIGGER trades_volume_24h_ins`;
+    await tx`ALTER TABLE trades ENABLE TRIGGER trades_volume_24h_ins, ENABLE TRIGGER trades_notify_ins`;
     log(`  load complete in ${secs(t0)}`);
     const t1 = Date.now();
     const fixed = await checkDerived(tx);

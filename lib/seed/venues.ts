@@ -1,7 +1,7 @@
 // The `venues` seed profile (docs/development.md#data-sets): the catalogue of two venues, most markets
 // closed, trade counts per market heavy-tailed. Pure and deterministic like the rest of the seed: the
 // counts are a function of (seed, markets), the trades of a market a function of its plan rows, which
-// lib/seed/venues-seed.ts turns into rows inside PostgreSQL (VENUE_TRADES_SQL).
+// lib/seed/venue-trades.ts turns into rows.
 import type { MarketStatus } from "../markets/schemas";
 import { type MarketRow, type SeedContext, type SeedOptions, marketStatus, seedContext } from "./generate";
 import { hash32, labelHash, Rng } from "./prng";
@@ -117,9 +117,9 @@ export function percentiles(values: ArrayLike<number>): Percentiles {
   return { p50: at(0.5), p90: at(0.9), p99: at(0.99), p999: at(0.999), max: xs.length ? xs[xs.length - 1] : 0, total, over100k, over1m };
 }
 
-// ------------------------------------------------------------------------------ the trades, in SQL
+// ------------------------------------------------------------------------------ the trades' plans
 
-/** One outcome's trades, as VENUE_TRADES_SQL generates them. */
+/** One outcome's trades, as lib/seed/venue-trades.ts generates them. */
 export interface TradePlan {
   marketId: string;
   outcomeId: string;
@@ -128,7 +128,7 @@ export interface TradePlan {
   /** The outcome's index in its market (in the ids' second half). */
   k: number;
   n: number;
-  /** Trading window (unix ms): the last trade exactly at `to`, the others before it, in bursts (BURST). */
+  /** Trading window (unix ms): the last trade exactly at `to`, the others before it, in bursts. */
   from: number;
   to: number;
   /** Price path in thousandths: from `start` to exactly `end` (the outcome's last price; a binary market's NO side gives YES's). */
@@ -182,93 +182,3 @@ export function tradePlans(ctx: SeedContext, m: MarketRow, count: number): Trade
     phase: binary ? phase : r.range(0, 2 * Math.PI),
   }));
 }
-
-/** The plan rows as VENUE_TRADES_SQL's parameters: one array literal per column (uuids, hex, numbers and booleans need no quoting). */
-export function planColumns(plans: TradePlan[]): string[] {
-  const col = (f: (p: TradePlan) => string | number | boolean) => `{${plans.map(f).join(",")}}`;
-  return [
-    col((p) => p.marketId),
-    col((p) => p.outcomeId),
-    col((p) => p.idPrefix),
-    col((p) => p.k),
-    col((p) => p.n),
-    col((p) => p.from),
-    col((p) => p.to),
-    col((p) => p.start),
-    col((p) => p.end),
-    col((p) => p.mirror),
-    col((p) => p.native),
-    col((p) => p.keyM),
-    col((p) => p.keyO),
-    col((p) => p.amp),
-    col((p) => p.cycles),
-    col((p) => p.phase),
-  ];
-}
-
-/** A 32-bit integer hash in bigint arithmetic (every product stays below 2^63): the murmur3 finaliser's shape. */
-const mix = (x: string) => {
-  const step = (v: string) => `(((${v}) # ((${v}) >> 16)) * 73244475) % 4294967296`;
-  return `(${step(step(`(${x}) % 4294967296`))})`;
-};
-/** A uniform in [0, 1) from an integer (row g by default) and a key. */
-const uniformOf = (of: string, key: string, salt: number) => `(${mix(`(${of}) * 2654435761 + ${key} + ${salt}`)}::float8 / 4294967296)`;
-const uniform = (key: string, salt: number) => uniformOf("g", key, salt);
-
-/**
- * Trades come in bursts (news, a close): this many a burst, a trade every BURST_GAP_MS or so. A market
- * of tens of trades then fills a few minutes rather than one minute per trade, which is what sizes
- * its candles (three widths, one row each per minute, hour and day that saw a trade).
- */
-const BURST = 8;
-const BURST_GAP_MS = 20_000;
-
-/**
- * Every trade of the plan rows $1…$16, generated from the row number alone (no random()): ids that
- * are uuids and unique, trade times rising with the row and the last one exactly at the window's end,
- * a price path that lands on the outcome's last price (a binary market's NO side: 1000 − YES, exactly), share sizes log-uniform in 5 … 2,500 as the
- * demo seed draws them, traders skewed towards a few heavy users as the demo seed picks them
- * (seed_user_ids: index → id). Returns each market's volume (Σ price × shares) and its rolling 24 h
- * volume (the trades after $17, the trending watermark − 24 h: docs/api.md "Sorting"), which the
- * caller writes into the market row: the trades go in before their markets (trades_volume_24h of
- * migration 0003 is off meanwhile), and no market row is written twice.
- */
-export const VENUE_TRADES_SQL = `
-WITH plan AS (
-  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::int[], $6::bigint[], $7::bigint[], $8::int[], $9::int[],
-                       $10::bool[], $11::bool[], $12::bigint[], $13::bigint[], $14::float8[], $15::float8[], $16::float8[])
-    AS p(market_id, outcome_id, id_prefix, k, n, t_from, t_to, p_start, p_end, mirror, native, key_m, key_o, amp, cycles, phase)
-), rows AS (
-  SELECT p.*, g, (g + 1)::float8 / p.n AS f,
-         ${uniform("p.key_m", 1)} AS u_time, ${uniform("p.key_m", 2)} AS u_price, ${uniformOf(`g / ${BURST}`, "p.key_m", 6)} AS u_burst,
-         (p.t_to - p.t_from)::float8 / ceil(p.n / ${BURST}.0) AS slot,
-         ${uniform("p.key_o", 3)} AS u_shares, ${uniform("p.key_o", 4)} AS u_maker, ${uniform("p.key_o", 5)} AS u_taker,
-         (SELECT count(*) FROM seed_user_ids)::int AS users
-    FROM plan p, generate_series(0, p.n - 1) g
-), shaped AS (
-  SELECT r.*,
-         CASE WHEN g = n - 1 THEN p_end
-              ELSE least(995, greatest(5, round(p_start + (p_end - p_start) * f + (1 - f) * (amp * sin(6.283185307179586 * cycles * f + phase) + 40 * (u_price - 0.5)))))
-         END::int AS price_q,
-         -- Bursts of ${BURST} trades, one burst in each of ceil(n / ${BURST}) equal slots of the window, at a
-         -- hashed point of its first half, a trade every ${BURST_GAP_MS / 1000} s or so (shorter when the slots are).
-         CASE WHEN g = n - 1 THEN t_to
-              ELSE least(t_to - 1, floor(t_from + (g / ${BURST} + 0.5 * u_burst) * slot
-                                         + (g % ${BURST} + u_time) / ${BURST} * least(${BURST * BURST_GAP_MS}, slot / 2)))::bigint
-         END AS at_ms,
-         round(exp(ln(500) + (ln(250000) - ln(500)) * u_shares))::bigint AS shares_h,
-         CASE WHEN native THEN floor(power(u_maker, 2.5) * users)::int END AS maker,
-         CASE WHEN native THEN floor(power(u_taker, 2.5) * users)::int END AS taker0
-    FROM rows r
-), ins AS (
-  INSERT INTO trades (id, market_id, outcome_id, price, shares, maker_user_id, taker_user_id, executed_at)
-  SELECT (s.id_prefix || to_hex(x'8000000000000000'::bigint | (s.k::bigint << 48) | s.g))::uuid,
-         s.market_id, s.outcome_id, (CASE WHEN s.mirror THEN 1000 - s.price_q ELSE s.price_q END)::numeric / 1000, s.shares_h::numeric / 100,
-         mu.id, tu.id, timestamptz 'epoch' + s.at_ms * interval '1 millisecond'
-    FROM shaped s
-    LEFT JOIN seed_user_ids mu ON mu.k = s.maker
-    LEFT JOIN seed_user_ids tu ON tu.k = CASE WHEN s.taker0 = s.maker THEN (s.taker0 + 1) % s.users ELSE s.taker0 END
-  RETURNING market_id, price * shares AS v, executed_at
-)
-SELECT market_id, sum(v)::text AS volume, coalesce(sum(v) FILTER (WHERE executed_at > $17::timestamptz), 0)::text AS volume_24h
-  FROM ins GROUP BY 1`;
