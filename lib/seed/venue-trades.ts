@@ -126,10 +126,9 @@ export interface TradeTotals {
 
 /**
  * The binary COPY of the plans' trades (TRADE_COLUMNS), ~256 kB at a time, adding up `totals` as it goes:
- * `since` (unix ms) starts the rolling 24 h volume (docs/api.md "Sorting"), `userIds` names trader k.
+ * `since` (unix ms) starts the rolling 24 h volume (docs/api.md "Sorting"), `users` holds trader k's id (uuidBytes).
  */
-export function* tradeCopy(plans: readonly TradePlan[], userIds: readonly string[], since: number, totals: TradeTotals): Generator<Buffer> {
-  const users = userIds.map(uuidBytes);
+export function* tradeCopy(plans: readonly TradePlan[], users: readonly Buffer[], since: number, totals: TradeTotals): Generator<Buffer> {
   const c = new BinaryCopy();
   for (const p of plans) {
     let volume = totals.volume.get(p.marketId);
@@ -164,12 +163,12 @@ export function* tradeCopy(plans: readonly TradePlan[], userIds: readonly string
 }
 
 /** The binary COPY of the top traders tradeCopy added up (TRADER_COLUMNS). */
-export function* traderCopy(totals: TradeTotals, userIds: readonly string[]): Generator<Buffer> {
+export function* traderCopy(totals: TradeTotals, users: readonly Buffer[]): Generator<Buffer> {
   const c = new BinaryCopy();
   for (const [market, traders] of totals.traders) {
     const id = uuidBytes(market);
     for (const [k, s] of traders) {
-      c.row(4).uuid(id).uuid(uuidBytes(userIds[k])).numeric(s.volume, NOTIONAL, NOTIONAL_SCALE).int4(s.trades);
+      c.row(4).uuid(id).uuid(users[k]).numeric(s.volume, NOTIONAL, NOTIONAL_SCALE).int4(s.trades);
       if (c.ready) yield c.take();
     }
   }

@@ -7,6 +7,7 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { liftBounds } from "../db/bounds";
+import { uuidBytes } from "../db/copy-binary";
 import type { Sql } from "../db/client";
 import { vacuumAnalyze } from "../db/vacuum";
 import {
@@ -150,7 +151,7 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
       })();
       rows += summary.users = await writeTable(tx, "users", users, true);
       // Trader index k is user k of the generator (userId), as the demo seed picks them.
-      const userIds = Array.from({ length: ctx.users }, (_, k) => userId(ctx, k));
+      const traders = Array.from({ length: ctx.users }, (_, k) => uuidBytes(userId(ctx, k)));
       // The rolling 24 h volume counts the trades after the trending watermark − 24 h (docs/api.md "Sorting").
       const [{ since }] = await tx<
         { since: number }[]
@@ -175,9 +176,9 @@ export async function seedVenues(sql: Sql, opts: Omit<SeedDatabaseOptions, "heav
         const chunk = generate(from);
         // The trades first: they add up the volumes the market rows are written with.
         const totals: TradeTotals = { volume: new Map(), traders: new Map() };
-        await copyIn("trades", TRADE_COLUMNS, tradeCopy(chunk.plans, userIds, since, totals));
-        await copyIn("candles", CANDLE_COLUMNS, candleCopy(chunk.plans, userIds.length));
-        await copyIn("market_traders", TRADER_COLUMNS, traderCopy(totals, userIds));
+        await copyIn("trades", TRADE_COLUMNS, tradeCopy(chunk.plans, traders, since, totals));
+        await copyIn("candles", CANDLE_COLUMNS, candleCopy(chunk.plans, traders.length));
+        await copyIn("market_traders", TRADER_COLUMNS, traderCopy(totals, traders));
         summary.trades += chunk.trades;
         rows += chunk.trades;
         const marketRows = chunk.markets.map(({ market, comments, liquidity }) => {
