@@ -39,7 +39,7 @@ export interface VenueTrade {
  * The first 10 bytes of a plan's trade ids (table salt, market index and uuid version: idPrefix; the
  * variant and outcome index k): the trade of row g is these and g in 48 bits, a uuid unique in the data set.
  */
-export const tradeIdHead = (p: TradePlan) => Buffer.from(`${p.idPrefix}8${p.k.toString(16).padStart(3, "0")}`, "hex");
+const tradeIdHead = (p: TradePlan) => Buffer.from(`${p.idPrefix}8${p.k.toString(16).padStart(3, "0")}`, "hex");
 
 /**
  * Every trade of a plan row, in time order (times never fall as the row number rises; ids rise with it,
