@@ -1,6 +1,6 @@
 -- The comments' reply counts rebuilt on their own: the venues seed writes the top traders and candles with
--- its trades, chunk by chunk (lib/seed/venues.ts, VENUE_TRADES_SQL), and needs only this part of
--- rebuild_row_derived() (migrations 0005 and 0009), which now calls it.
+-- its trades, final (lib/seed/venue-trades.ts), and needs only this part of rebuild_row_derived()
+-- (migrations 0005 and 0009), which now calls it.
 CREATE FUNCTION rebuild_reply_counts() RETURNS void LANGUAGE sql AS $$
   UPDATE comments c SET reply_count = r.n
     FROM (SELECT parent_id, count(*)::int AS n FROM comments WHERE parent_id IS NOT NULL GROUP BY 1) r
