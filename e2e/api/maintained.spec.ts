@@ -136,6 +136,51 @@ test.describe("maintained values (migration 0005)", () => {
     expect(await count()).toBe(0);
   });
 
+  test("two uncommitted writers of a closed day's trades do not wait for each other; each raises its mark by one (migration 0034)", async ({ sql }) => {
+    // Two markets, as two ingest lanes write: their candles and top traders are rows of their own.
+    const [m, n] = [await makeMarket(sql, { users: 2 }), await makeMarket(sql, { users: 2 })];
+    // A closed day inside the seeded trades' 90 days that no other spec writes (they write today and
+    // yesterday): its mark moves only with this test's trades.
+    const today = new Date(new Date().toISOString().slice(0, 10));
+    const day = new Date(today.getTime() - (10 + Math.floor(Math.random() * 60)) * 86400e3);
+    const dayText = day.toISOString().slice(0, 10);
+    const mark = async () => (await sql<{ n: number }[]>`SELECT coalesce(sum(mark), 0)::int AS n FROM export_marks WHERE day = ${dayText}::date`)[0].n;
+    const slotOf = async (tx: postgres.ReservedSql) => (await tx<{ s: number }[]>`SELECT (txid_current() % 16)::int AS s`)[0].s;
+    const before = await mark();
+    const writers = postgres(testRun().databaseUrl, { max: 2, onnotice: () => {} });
+    const [first, second] = [await writers.reserve(), await writers.reserve()];
+    try {
+      await first`BEGIN`;
+      await addTrades(first, m, [{ at: day }]);
+      const held = await slotOf(first);
+      for (;;) {
+        await second`BEGIN`;
+        if ((await slotOf(second)) !== held) break;
+        await second`ROLLBACK`;
+      }
+      // Before the slots, this insert waited for the first transaction's commit on the day's one row.
+      await second`SET LOCAL lock_timeout = '3s'`;
+      await addTrades(second, n, [{ at: day }]);
+      await second`COMMIT`;
+      expect(await mark()).toBe(before + 1);
+      await first`COMMIT`;
+      expect(await mark()).toBe(before + 2);
+      // A statement of several trades of the day raises it by one, like any statement that writes the day.
+      await addTrades(sql, m, [{ at: day }, { at: day }]);
+      expect(await mark()).toBe(before + 3);
+      // Today's trades leave it alone.
+      await addTrades(sql, m, [{}]);
+      expect(await mark()).toBe(before + 3);
+    } finally {
+      await first`ROLLBACK`.catch(() => {});
+      await second`ROLLBACK`.catch(() => {});
+      first.release();
+      second.release();
+      await writers.end();
+      await sql`DELETE FROM markets WHERE id = ANY(${[m.id, n.id]}::uuid[])`;
+    }
+  });
+
   test("market_traders follows trade inserts, updates and deletes; a self-trade counts once", async ({ sql }) => {
     const m = await makeMarket(sql, { users: 4 });
     const [u0, u1, u2, u3] = m.users;

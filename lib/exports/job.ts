@@ -1,7 +1,8 @@
 // One pass of the export job (docs/api.md "Exports"): which files are due (planFiles, pure; planPass reads
 // its inputs, a few index lookups, so that the server can ask before it starts a pass) and writing them one
 // after the other (runExportPass). A closed day is written once, and again when its mark in
-// export_marks moved (trades of that day inserted, changed or deleted since: migration 0020); the current
+// export_marks moved (trades of that day inserted, changed or deleted since: migration 0020; the mark is the
+// sum of the day's slots, migration 0034); the current
 // UTC day is written as a partial file at most every `partialEveryMs`, and as a complete one once it closed.
 // The book log keeps BOOK_LOG_RETENTION_DAYS: its days before that are not written (their files, once
 // written, stay).
@@ -96,7 +97,9 @@ async function readDays(sql: Sql, retentionDays: number, today: string) {
   const [row] = await sql<{ first_trade: string | null; log_started: string }[]>`
     SELECT (SELECT (min(executed_at) AT TIME ZONE 'UTC')::date::text FROM trades) AS first_trade,
            (SELECT (started_at AT TIME ZONE 'UTC')::date::text FROM book_log_state) AS log_started`;
-  const marks = new Map((await sql<{ day: string; mark: string }[]>`SELECT day::text, mark::text FROM export_marks`).map((m) => [m.day, Number(m.mark)]));
+  const marks = new Map(
+    (await sql<{ day: string; mark: string }[]>`SELECT day::text, sum(mark)::text AS mark FROM export_marks GROUP BY day`).map((m) => [m.day, Number(m.mark)]),
+  );
   const kept = addDays(today, -retentionDays);
   return { firstTrade: row.first_trade ?? today, bookFirstDay: laterDay(row.log_started, kept), marks };
 }

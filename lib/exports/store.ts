@@ -17,7 +17,7 @@ export interface StoredFile {
   written_at: string;
   /** Path under the export directory (names.ts storedName). */
   file: string;
-  /** The day's mark in export_marks when it was read (migration 0020), 0 when it had none. */
+  /** The day's mark in export_marks when it was read (the sum of its slots: migrations 0020, 0034), 0 when it had none. */
   mark: number;
 }
 
