@@ -278,5 +278,10 @@ test.describe("maintained values (migration 0005)", () => {
     const ids = (await sql`SELECT id FROM markets`).map((r) => r.id as string);
     expect(await traderDrift(sql, ids)).toEqual([]);
     expect(await replyDrift(sql, ids)).toEqual([]);
+    // Each book's notional (migration 0035), from which the ingest reads a market's total_liquidity.
+    expect(
+      await sql`SELECT h.outcome_id, h.notional::text FROM book_heads h
+                 WHERE h.notional <> coalesce((SELECT sum(d.price * d.shares) FROM book_depth d WHERE d.outcome_id = h.outcome_id), 0)`,
+    ).toEqual([]);
   });
 });

@@ -362,14 +362,15 @@ async function writeRows(tx: Sql, users: IngestUser[], markets: IngestMarket[], 
   }
   if (touched.size) {
     // One update of each touched market: the new trades' notional added to total_volume, and
-    // refresh_market_derived's total_liquidity of a native market read from book_depth (which the order
-    // triggers keep as exactly those resting shares per price) instead of every order the market ever had.
+    // refresh_market_derived's total_liquidity of a native market, Σ price × shares of its book_depth (which
+    // the order triggers keep as exactly those resting shares per price), read as the sum of its books'
+    // notional, which the same triggers keep with each book's head (migration 0035).
     // (Each update of a market writes all its indexes again: total_volume and total_liquidity are sort keys.)
     const ids = [...touched].sort();
     await tx`
       UPDATE markets m SET total_volume = m.total_volume + d.v,
                            total_liquidity = CASE WHEN m.external_source IS NULL THEN d.liq ELSE m.total_liquidity END
-        FROM (SELECT t.id, t.v, coalesce((SELECT sum(b.price * b.shares) FROM outcomes oc JOIN book_depth b ON b.outcome_id = oc.id
+        FROM (SELECT t.id, t.v, coalesce((SELECT sum(h.notional) FROM outcomes oc JOIN book_heads h ON h.outcome_id = oc.id
                                            WHERE oc.market_id = t.id), 0) AS liq
                 FROM unnest(${ids}::uuid[], ${ids.map((id) => volume.get(id) ?? "0")}::numeric[]) AS t (id, v)) d
        WHERE m.id = d.id
