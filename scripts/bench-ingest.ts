@@ -1,9 +1,10 @@
-// npm run bench:ingest -- --minutes N [--rate 6000] [--ratio 10] [--markets 2000] [--batch 1000] [--wait 50] [--lanes 1] [--seed N] [--unpaced] [--priority low|normal]
+// npm run bench:ingest -- --minutes N [--rate 6000] [--ratio 10] [--markets 2000] [--batch 1000] [--wait 50] [--lanes 1] [--seed N] [--start ISO] [--unpaced] [--priority low|normal]
 // The ingest path under a sustained venue stream (docs/performance.md "Ingest"), on the database of
 // DATABASE_URL or EMBEDDED_PG_DIR as it is (the demo seed, a venues data set), every trigger on:
 //   1. the generator's traders and markets (--markets) are ingested first, unmeasured;
 //   2. then for --minutes the generator (lib/ingest/generator.ts) offers `rate` events a second (--unpaced:
-//      as many as the ingest takes) to the ingest pipeline of npm run ingest, in this process;
+//      as many as the ingest takes) to the ingest pipeline of npm run ingest, in this process; the events'
+//      times start at --start (default: now; an earlier day's is a backfill, which marks that day's exports);
 //   3. every 10 s and at the end it prints book changes/s (order events written), trades/s, the lag from a
 //      line's arrival to its batch's commit and from commit to the NOTIFY a listener receives (`a` of
 //      migration 0021's announcements), p50/p99, and the backlog (offered, not yet committed); a run of two
@@ -29,6 +30,7 @@ const { values: args } = parseArgs({
     wait: { type: "string" },
     lanes: { type: "string" },
     seed: { type: "string" },
+    start: { type: "string" },
     unpaced: { type: "boolean" },
     priority: { type: "string", default: "low" },
   },
@@ -44,6 +46,11 @@ const WAIT = Number(args.wait ?? 50);
 const LANES = Number(args.lanes ?? 1);
 // A new venue each run unless --seed is given: the same seed at another start would repeat its order ids with other times.
 const SEED = Number(args.seed ?? Date.now() % 1_000_000_000);
+const START = args.start === undefined ? undefined : Date.parse(args.start);
+if (START !== undefined && Number.isNaN(START)) {
+  console.error(`--start: expected an ISO 8601 instant, got ${args.start}`);
+  process.exit(2);
+}
 
 const database = await resolveDatabase({ log: (m) => console.error(m) });
 const url = config().DATABASE_URL!;
@@ -62,10 +69,10 @@ try {
            (SELECT reltuples::bigint::text FROM pg_class WHERE relname = 'trades') AS trades`;
   console.log(
     `database: ${fmt(env.markets)} markets, ~${fmt(Number(env.orders))} orders, ~${fmt(Number(env.trades))} trades; ` +
-      `triggers disabled: ${env.disabled}; book log ${env.book_log ? "on" : "off"}; positions ${env.positions ? "on" : "off"}; venue seed ${SEED}; batch ${BATCH} lines or ${WAIT} ms, ${LANES} lane${LANES === 1 ? "" : "s"}`,
+      `triggers disabled: ${env.disabled}; book log ${env.book_log ? "on" : "off"}; positions ${env.positions ? "on" : "off"}; venue seed ${SEED}${START === undefined ? "" : `, events from ${new Date(START).toISOString()}`}; batch ${BATCH} lines or ${WAIT} ms, ${LANES} lane${LANES === 1 ? "" : "s"}`,
   );
 
-  const venue = new VenueStream({ seed: SEED, ratio: RATIO, rate: RATE });
+  const venue = new VenueStream({ seed: SEED, ratio: RATIO, rate: RATE, start: START });
   // 1. the venue's traders and markets
   const setup = new Ingest(sql, { batchSize: BATCH, batchWaitMs: WAIT, lanes: LANES, onRejected: (r) => console.error(`preamble line ${r.line}: ${r.error}`) });
   const t0 = Date.now();

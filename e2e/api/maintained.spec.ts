@@ -36,6 +36,20 @@ async function counted(sql: Sql, sub: string) {
   return n;
 }
 
+/**
+ * Starts a transaction on `tx` whose slot differs from `held`: the slot a transaction adds to is its id
+ * modulo 16 (the market counts, migration 0027; the export marks, 0034), and two in one slot would wait.
+ */
+async function beginInAnotherSlot(tx: postgres.ReservedSql, held: number) {
+  for (;;) {
+    await tx`BEGIN`;
+    if ((await slotOf(tx)) !== held) return;
+    await tx`ROLLBACK`;
+  }
+}
+
+const slotOf = async (tx: postgres.ReservedSql) => (await tx<{ s: number }[]>`SELECT (txid_current() % 16)::int AS s`)[0].s;
+
 /** market_traders rows (with trades) that differ from the top-traders aggregate getMarket used to run. */
 async function traderDrift(sql: Sql, marketIds: string[]) {
   return sql`
@@ -103,7 +117,6 @@ test.describe("maintained values (migration 0005)", () => {
   test("two uncommitted writers adding markets of one key do not wait for each other (migration 0027)", async ({ sql }) => {
     const sub = uniqueSlug("counts");
     const slugs = [`${sub}-a`, `${sub}-b`];
-    const slotOf = async (tx: postgres.ReservedSql) => (await tx<{ s: number }[]>`SELECT market_counts_slot() AS s`)[0].s;
     const count = () => counted(sql, sub);
     // Two sessions of their own: the worker's pool keeps its connections for the counts read meanwhile.
     const writers = postgres(testRun().databaseUrl, { max: 2, onnotice: () => {} });
@@ -111,13 +124,8 @@ test.describe("maintained values (migration 0005)", () => {
     try {
       await first`BEGIN`;
       await insertMarket(first, slugs[0], sub);
-      const held = await slotOf(first);
       // A second transaction in another slot: one whose id agrees modulo 16 would wait, as every writer did before.
-      for (;;) {
-        await second`BEGIN`;
-        if ((await slotOf(second)) !== held) break;
-        await second`ROLLBACK`;
-      }
+      await beginInAnotherSlot(second, await slotOf(first));
       await second`SET LOCAL lock_timeout = '3s'`;
       await insertMarket(second, slugs[1], sub);
       await second`COMMIT`;
@@ -145,19 +153,13 @@ test.describe("maintained values (migration 0005)", () => {
     const day = new Date(today.getTime() - (10 + Math.floor(Math.random() * 60)) * 86400e3);
     const dayText = day.toISOString().slice(0, 10);
     const mark = async () => (await sql<{ n: number }[]>`SELECT coalesce(sum(mark), 0)::int AS n FROM export_marks WHERE day = ${dayText}::date`)[0].n;
-    const slotOf = async (tx: postgres.ReservedSql) => (await tx<{ s: number }[]>`SELECT (txid_current() % 16)::int AS s`)[0].s;
     const before = await mark();
     const writers = postgres(testRun().databaseUrl, { max: 2, onnotice: () => {} });
     const [first, second] = [await writers.reserve(), await writers.reserve()];
     try {
       await first`BEGIN`;
       await addTrades(first, m, [{ at: day }]);
-      const held = await slotOf(first);
-      for (;;) {
-        await second`BEGIN`;
-        if ((await slotOf(second)) !== held) break;
-        await second`ROLLBACK`;
-      }
+      await beginInAnotherSlot(second, await slotOf(first));
       // Before the slots, this insert waited for the first transaction's commit on the day's one row.
       await second`SET LOCAL lock_timeout = '3s'`;
       await addTrades(second, n, [{ at: day }]);
