@@ -1,7 +1,7 @@
 -- A closed day's export mark in 16 slots (docs/api.md "Exports"). A statement that writes trades of a day
 -- before the current UTC day added one to that day's single row and held the row until its commit, so two
 -- ingest lanes writing such trades waited for each other's whole batch: a backfill, or the minutes after
--- midnight when the stream still carries the last day's trades (about 50 ms a batch, an eighth of a lane's
+-- midnight when the stream still carries the last day's trades (about 50 ms a batch, a seventh of a lane's
 -- time, in a 10-minute ingest on the venues data set). A transaction now adds to the slot its id picks, as
 -- the market counts do (migration 0027); the day's mark is the sum of its slots, which every touch raises
 -- by one, so the export job sees a day move exactly as before (lib/exports/job.ts reads the sum).
