@@ -50,6 +50,23 @@ async function beginInAnotherSlot(tx: postgres.ReservedSql, held: number) {
 
 const slotOf = async (tx: postgres.ReservedSql) => (await tx<{ s: number }[]>`SELECT (txid_current() % 16)::int AS s`)[0].s;
 
+/**
+ * Two sessions of their own, each reserved (the worker's pool keeps its connections for the reads the test
+ * makes meanwhile); `end` rolls back what either left open and closes them.
+ */
+async function twoWriters() {
+  const writers = postgres(testRun().databaseUrl, { max: 2, onnotice: () => {} });
+  const [first, second] = [await writers.reserve(), await writers.reserve()];
+  const end = async () => {
+    for (const tx of [first, second]) {
+      await tx`ROLLBACK`.catch(() => {});
+      tx.release();
+    }
+    await writers.end();
+  };
+  return { first, second, end };
+}
+
 /** market_traders rows (with trades) that differ from the top-traders aggregate getMarket used to run. */
 async function traderDrift(sql: Sql, marketIds: string[]) {
   return sql`
@@ -118,9 +135,7 @@ test.describe("maintained values (migration 0005)", () => {
     const sub = uniqueSlug("counts");
     const slugs = [`${sub}-a`, `${sub}-b`];
     const count = () => counted(sql, sub);
-    // Two sessions of their own: the worker's pool keeps its connections for the counts read meanwhile.
-    const writers = postgres(testRun().databaseUrl, { max: 2, onnotice: () => {} });
-    const [first, second] = [await writers.reserve(), await writers.reserve()];
+    const { first, second, end } = await twoWriters();
     try {
       await first`BEGIN`;
       await insertMarket(first, slugs[0], sub);
@@ -134,11 +149,7 @@ test.describe("maintained values (migration 0005)", () => {
       expect(await count()).toBe(2);
       expect(await countDrift(sql)).toEqual([]);
     } finally {
-      await first`ROLLBACK`.catch(() => {});
-      await second`ROLLBACK`.catch(() => {});
-      first.release();
-      second.release();
-      await writers.end();
+      await end();
       await sql`DELETE FROM markets WHERE slug = ANY(${slugs})`;
     }
     expect(await count()).toBe(0);
@@ -154,8 +165,7 @@ test.describe("maintained values (migration 0005)", () => {
     const dayText = day.toISOString().slice(0, 10);
     const mark = async () => (await sql<{ n: number }[]>`SELECT coalesce(sum(mark), 0)::int AS n FROM export_marks WHERE day = ${dayText}::date`)[0].n;
     const before = await mark();
-    const writers = postgres(testRun().databaseUrl, { max: 2, onnotice: () => {} });
-    const [first, second] = [await writers.reserve(), await writers.reserve()];
+    const { first, second, end } = await twoWriters();
     try {
       await first`BEGIN`;
       await addTrades(first, m, [{ at: day }]);
@@ -174,11 +184,7 @@ test.describe("maintained values (migration 0005)", () => {
       await addTrades(sql, m, [{}]);
       expect(await mark()).toBe(before + 3);
     } finally {
-      await first`ROLLBACK`.catch(() => {});
-      await second`ROLLBACK`.catch(() => {});
-      first.release();
-      second.release();
-      await writers.end();
+      await end();
       await sql`DELETE FROM markets WHERE id = ANY(${[m.id, n.id]}::uuid[])`;
     }
   });
