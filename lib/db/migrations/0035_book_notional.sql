@@ -11,7 +11,8 @@ INSERT INTO book_heads AS h (outcome_id, notional)
 SELECT outcome_id, sum(price * shares) FROM book_depth GROUP BY 1 ORDER BY 1
 ON CONFLICT (outcome_id) DO UPDATE SET notional = EXCLUDED.notional;
 
--- As migration 0024's, with the heads' notional moved by the deltas while their rows are locked.
+-- As migration 0024's, with the heads' notional moved by the deltas: the head's insert, its lock and the
+-- notional in one statement, in the outcomes' order as before.
 CREATE OR REPLACE FUNCTION book_apply(deltas book_delta[]) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   ids uuid[];
@@ -20,11 +21,9 @@ BEGIN
   SELECT array_agg(DISTINCT d.outcome_id) INTO ids FROM unnest(deltas) d;
   IF ids IS NULL THEN RETURN; END IF;
   -- The heads first: the writers of one book wait here, before reading anything of it.
-  INSERT INTO book_heads (outcome_id) SELECT x FROM unnest(ids) x ORDER BY 1 ON CONFLICT DO NOTHING;
-  PERFORM 1 FROM book_heads WHERE outcome_id = ANY(ids) ORDER BY outcome_id FOR UPDATE;
-  UPDATE book_heads h SET notional = h.notional + x.n
-    FROM (SELECT d.outcome_id, sum(d.price * d.shares) AS n FROM unnest(deltas) d GROUP BY 1 HAVING sum(d.price * d.shares) <> 0) x
-   WHERE h.outcome_id = x.outcome_id;
+  INSERT INTO book_heads AS h (outcome_id, notional)
+  SELECT d.outcome_id, sum(d.price * d.shares) FROM unnest(deltas) d GROUP BY 1 ORDER BY 1
+  ON CONFLICT (outcome_id) DO UPDATE SET notional = h.notional + EXCLUDED.notional;
   WITH up AS (
     INSERT INTO book_depth AS b (outcome_id, side, price, shares)
     SELECT d.outcome_id, d.side, d.price, d.shares FROM unnest(deltas) d ORDER BY 1, 2, 3
