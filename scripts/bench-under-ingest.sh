@@ -4,7 +4,7 @@
 # the database of DATABASE_URL that the app at --app (started with RATE_LIMIT=off) reads:
 #   1. idle: push latency to 1,000 watchers of a book (bench:realtime), the list mixes catvol, deep, search
 #      and wide against bare node+SQL (bench:compare, app and bare), and the cold market page (--detail);
-#   2. the same again while bench:ingest offers --rate lines a second (ratio 10: about 11 book changes a
+#   2. the same again while bench:ingest offers --rate lines a second (ratio 10: about 10 book changes a
 #      trade) for --minutes, starting 20 s after the stream does;
 #   3. the ingest's own sustained rates and lags.
 # Slots are 7 s apart, and each starts once the statements of the last one ended (bench/README.md "Between

@@ -1,8 +1,9 @@
 // A venue's stream in the ingest format (docs/ingest.md#generator), for the benchmark and the tests:
 // first its traders and markets, then order-book changes (orders placed, filled, cancelled) and trades at
-// about `ratio` book changes per trade, concentrated on hot markets (market k of n is picked with weight
-// 1/(k+1)^1.1, so the top 1 % take about half the activity), with now and then a new market, a market's
-// prices moved (a field change) or a resolution. The same seed and start give the same lines.
+// about `ratio` book changes per trade (a trade's own, its maker's fill, counted), concentrated on hot
+// markets (market k of n is picked with weight 1/(k+1)^1.1, so the top 1 % take about half the activity),
+// with now and then a new market, a market's prices moved (a field change) or a resolution. The same seed
+// and start give the same lines.
 import { CATALOGUE, marketDescription } from "../seed/content";
 import { hash32, labelHash, Rng } from "../seed/prng";
 import { formatEvent } from "./schemas";
@@ -188,7 +189,8 @@ export class VenueStream {
     if (roll < 0.0003) return this.resolve(m);
     if (roll < 0.001) return this.reprice(m);
     const o = this.rng.pick(m.outcomes);
-    if (this.rng.chance(1 / (this.ratio + 1))) {
+    // Every event carries one book change, a trade too (its maker's fill): one in `ratio` is a trade.
+    if (this.rng.chance(1 / this.ratio)) {
       const lines = this.trade(m, o);
       if (lines) {
         this.pending.push(...lines.slice(1));
@@ -230,11 +232,14 @@ export class VenueStream {
     return formatEvent("order", order);
   }
 
-  /** A taker meets the best resting order of one side: the maker's new state and the trade. */
+  /** A taker meets the best resting order of one side (of the other if that one is empty): the maker's new state and the trade. */
   private trade(m: Market, o: Outcome): string[] | null {
-    const makerSide = this.rng.chance(0.5) ? "BUY" : "SELL";
+    const first = this.rng.chance(0.5) ? "BUY" : "SELL";
     let best: Order | null = null;
-    for (const r of o.resting) if (r.side === makerSide && (!best || (makerSide === "BUY" ? r.price > best.price : r.price < best.price))) best = r;
+    for (const makerSide of [first, first === "BUY" ? "SELL" : "BUY"]) {
+      for (const r of o.resting) if (r.side === makerSide && (!best || (makerSide === "BUY" ? r.price > best.price : r.price < best.price))) best = r;
+      if (best) break;
+    }
     if (!best) return null;
     const left = Math.round((Number(best.shares) - Number(best.filled_shares)) * 100);
     const fill = Math.max(1, Math.min(left, Math.round(this.rng.range(0.1, 1.2) * left)));
