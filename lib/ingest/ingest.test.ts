@@ -49,8 +49,8 @@ async function freshDatabase() {
 const START = Date.parse("2026-11-28T12:00:00Z");
 
 /** A generated venue: 50 traders, `markets` markets, then `events` events, as lines. */
-function venueLines(events: number, markets = 20, seed = 7): string[] {
-  const v = new VenueStream({ seed, rate: 200, ratio: 10, start: START });
+function venueLines(events: number, markets = 20, seed = 7, start = START): string[] {
+  const v = new VenueStream({ seed, rate: 200, ratio: 10, start });
   const lines = [...v.preamble(markets)];
   for (let i = 0; i < events; i++) lines.push(v.next());
   return lines;
@@ -130,6 +130,14 @@ async function mismatches(sql: postgres.Sql): Promise<string[]> {
     "total_volume differs from the trades",
     sql`SELECT count(*)::int AS n FROM markets m
          WHERE m.slug LIKE 'venue-%' AND m.total_volume <> coalesce((SELECT sum(price * shares) FROM trades t WHERE t.market_id = m.id), 0)`,
+  );
+  // The 24-hour volume: the trades after the watermark − 24 h (migration 0003's rule, kept by the trades' trigger).
+  await count(
+    "volume_24h differs from the trades after the watermark",
+    sql`SELECT count(*)::int AS n FROM markets m, trending_watermark w
+         WHERE m.slug LIKE 'venue-%'
+           AND m.volume_24h <> coalesce((SELECT sum(price * shares) FROM trades t
+                                          WHERE t.market_id = m.id AND t.executed_at > w.swept_at - interval '24 hours'), 0)`,
   );
   return out;
 }
@@ -253,6 +261,35 @@ describe("ingest – a stream against a real database", () => {
     },
     180_000,
   );
+
+  it("a stream across the 24-hour line: each market's volume_24h counts its trades after the watermark − 24 h and no other (2 lanes)", async () => {
+    const { sql } = await freshDatabase();
+    const [{ ms }] = await sql<{ ms: number }[]>`SELECT (extract(epoch FROM swept_at) * 1000)::float8 AS ms FROM trending_watermark`;
+    // 3,000 events at 200 a second: 15 s of trades, the line 8 s in.
+    const cut = Math.floor(ms) - 86_400_000;
+    const lines = venueLines(3000, 20, 11, cut - 8000);
+    const { rejected } = await ingestAll(sql, lines, 150, 2);
+    expect(rejected).toEqual([]);
+    const [t] = await sql<{ before: number; after: number; v24: string; v: string }[]>`
+      SELECT count(*) FILTER (WHERE t.executed_at <= w.swept_at - interval '24 hours')::int AS before,
+             count(*) FILTER (WHERE t.executed_at > w.swept_at - interval '24 hours')::int AS after,
+             (SELECT sum(volume_24h) FROM markets WHERE slug LIKE 'venue-%')::text AS v24,
+             (SELECT sum(total_volume) FROM markets WHERE slug LIKE 'venue-%')::text AS v
+        FROM trades t, trending_watermark w`;
+    expect(t.before).toBeGreaterThan(50);
+    expect(t.after).toBeGreaterThan(50);
+    expect(Number(t.v24)).toBeGreaterThan(0);
+    expect(Number(t.v24)).toBeLessThan(Number(t.v));
+    expect(await mismatches(sql)).toEqual([]);
+    // A trade written outside the ingest, by the same trigger.
+    const [one] = await sql<{ id: string; market_id: string; outcome_id: string }[]>`SELECT id, market_id, outcome_id FROM trades LIMIT 1`;
+    await sql`INSERT INTO trades (id, market_id, outcome_id, price, shares, executed_at)
+              VALUES (gen_random_uuid(), ${one.market_id}, ${one.outcome_id}, 0.5, 10, now())`;
+    // (total_volume is the writer's to keep, not a trigger's: this trade's 0.5 × 10 added by hand.)
+    await sql`UPDATE markets SET total_volume = total_volume + 5 WHERE id = ${one.market_id}`;
+    expect(await mismatches(sql)).toEqual([]);
+    await sql.end();
+  }, 120_000);
 
   it("one statement per line: a book's 250 versions, a snapshot every 200, and a crossed book and back, replay to the served book", async () => {
     const { sql } = await freshDatabase();
