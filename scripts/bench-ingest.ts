@@ -7,7 +7,8 @@
 //      times start at --start (default: now; an earlier day's is a backfill, which marks that day's exports);
 //   3. every 10 s and at the end it prints book changes/s (order events written), trades/s, the lag from a
 //      line's arrival to its batch's commit and from commit to the NOTIFY a listener receives (`a` of
-//      migration 0021's announcements), p50/p99, and the backlog (offered, not yet committed); a run of two
+//      migration 0021's announcements), p50/p99, the backlog (offered, not yet committed), and the lines and
+//      markets of a batch (its work grows with the markets it touches, not its lines); a run of two
 //      minutes or more also prints the rates of its first and its last minute.
 // Prints only; never asserts. Target on 2 cores: ≥ 5,000 book changes/s and ≥ 500 trades/s for 10 minutes.
 import { parseArgs } from "node:util";
@@ -131,12 +132,13 @@ try {
     await ingest.flush();
   })();
 
-  let last = { at: started, orders: 0, trades: 0, lines: 0 };
+  let last = { at: started, orders: 0, trades: 0, lines: 0, batches: 0, touched: 0 };
   const report = (final = false) => {
     const s = ingest.stats;
     const now = Date.now();
     const span = (now - (final ? started : last.at)) / 1000;
-    const base = final ? { orders: 0, trades: 0, lines: 0 } : last;
+    const base = final ? { orders: 0, trades: 0, lines: 0, batches: 0, touched: 0 } : last;
+    const batches = s.batches - base.batches;
     const c = commitLags.splice(0).sort((a, b) => a - b);
     const n = notifyLags.splice(0).sort((a, b) => a - b);
     allCommit = allCommit.concat(c);
@@ -148,9 +150,10 @@ try {
         `book changes ${fmt((s.kinds.order - base.orders) / span)}/s, trades ${fmt((s.kinds.trade - base.trades) / span)}/s, lines ${fmt((s.lines - base.lines) / span)}/s; ` +
         `arrival → commit p50 ${percentile(cs, 50) ?? "-"} ms p99 ${percentile(cs, 99) ?? "-"} ms; ` +
         `commit → notify p50 ${(percentile(ns, 50) ?? 0).toFixed(0)} ms p99 ${(percentile(ns, 99) ?? 0).toFixed(0)} ms; ` +
-        `backlog ${fmt(queue.length - head + ingest.backlog)} lines; batches ${s.batches}, bad ${s.rejected}`,
+        `backlog ${fmt(queue.length - head + ingest.backlog)} lines; batches ${s.batches} (${batches ? fmt((s.lines - base.lines) / batches) : "-"} lines, ` +
+        `${batches ? fmt((s.touched - base.touched) / batches) : "-"} markets each), bad ${s.rejected}`,
     );
-    last = { at: now, orders: s.kinds.order, trades: s.kinds.trade, lines: s.lines };
+    last = { at: now, orders: s.kinds.order, trades: s.kinds.trade, lines: s.lines, batches: s.batches, touched: s.touched };
     if (!final) marks.push(last);
   };
   // The counts at each report, for the first and the last minute of the stream: the sustained rate averages

@@ -2,8 +2,10 @@
 // first its traders and markets, then order-book changes (orders placed, filled, cancelled) and trades at
 // about `ratio` book changes per trade (a trade's own, its maker's fill, counted), concentrated on hot
 // markets (market k of n is picked with weight 1/(k+1)^1.1, so the top 1 % take about half the activity),
-// with now and then a new market, a market's prices moved (a field change) or a resolution. The same seed
-// and start give the same lines.
+// with now and then a new market, a market's prices moved (a field change) or a resolution. A resolved
+// market hands its rank to a new market, as a venue's next game or election takes the last one's traders:
+// the activity stays as concentrated in the tenth minute as in the first. The same seed and start give
+// the same lines.
 import { CATALOGUE, marketDescription } from "../seed/content";
 import { hash32, labelHash, Rng } from "../seed/prng";
 import { formatEvent } from "./schemas";
@@ -62,7 +64,10 @@ function marketText(r: Rng, category: (typeof CATEGORIES)[number], ends: number)
 export class VenueStream {
   private rng: Rng;
   private users: string[] = [];
+  /** The markets open to trading, by rank (a resolved one's rank holds its successor). */
   private markets: Market[] = [];
+  /** Markets created so far (their slugs' numbers). */
+  private created = 0;
   /** Cumulative weights of the markets by rank, for a heavy-tailed pick. */
   private cumulative: number[] = [];
   private i = 0;
@@ -104,9 +109,10 @@ export class VenueStream {
     for (let k = 0; k < markets; k++) yield this.newMarket();
   }
 
-  private newMarket(): string {
+  /** A new market, at the next rank (the tail) or at `rank`, whose market it replaces in the draw. */
+  private newMarket(rank?: number): string {
     const id = this.uuid();
-    const n = this.markets.length;
+    const n = this.created++;
     const multi = this.rng.chance(0.1);
     const count = multi ? this.rng.int(3, 5) : 2;
     const at = this.now();
@@ -160,12 +166,17 @@ export class VenueStream {
       updated_at: at,
       outcomes: rows,
     };
-    this.markets.push({ row, outcomes });
-    this.cumulative.push((this.cumulative[n - 1] ?? 0) + 1 / (n + 1) ** 1.1);
+    if (rank !== undefined) this.markets[rank] = { row, outcomes };
+    else {
+      const k = this.markets.length;
+      this.markets.push({ row, outcomes });
+      this.cumulative.push((this.cumulative[k - 1] ?? 0) + 1 / (k + 1) ** 1.1);
+    }
     return formatEvent("market", row);
   }
 
-  private pickMarket(): Market {
+  /** The rank of a market drawn by its weight. */
+  private pickRank(): number {
     const x = this.rng.next() * this.cumulative[this.cumulative.length - 1];
     let lo = 0;
     let hi = this.cumulative.length - 1;
@@ -174,7 +185,7 @@ export class VenueStream {
       if (this.cumulative[mid] > x) hi = mid;
       else lo = mid + 1;
     }
-    return this.markets[lo];
+    return lo;
   }
 
   /** The next line of the stream (after the preamble). */
@@ -183,10 +194,13 @@ export class VenueStream {
     this.i++;
     const roll = this.rng.next();
     if (roll < 0.0002) return this.newMarket();
-    let m = this.pickMarket();
-    for (let tries = 0; m.row.status !== "ACTIVE" && tries < 8; tries++) m = this.pickMarket();
-    if (m.row.status !== "ACTIVE") return this.newMarket();
-    if (roll < 0.0003) return this.resolve(m);
+    const rank = this.pickRank();
+    const m = this.markets[rank];
+    if (roll < 0.0003) {
+      // The resolution, then its successor at its rank.
+      this.pending.push(this.newMarket(rank));
+      return this.resolve(m);
+    }
     if (roll < 0.001) return this.reprice(m);
     const o = this.rng.pick(m.outcomes);
     // Every event carries one book change, a trade too (its maker's fill): one in `ratio` is a trade.

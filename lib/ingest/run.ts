@@ -36,6 +36,8 @@ export interface IngestStats {
   users: number;
   batches: number;
   commits: number;
+  /** Σ over batches of the markets each one touched. */
+  touched: number;
   /** Lines of each kind accepted. */
   kinds: Record<"user" | "market" | "order" | "trade", number>;
 }
@@ -52,6 +54,7 @@ export class Ingest {
     users: 0,
     batches: 0,
     commits: 0,
+    touched: 0,
     kinds: { user: 0, market: 0, order: 0, trade: 0 },
   };
   private lanes: Batcher<Line>[];
@@ -74,6 +77,7 @@ export class Ingest {
           s.trades += out.trades;
           s.markets += out.markets;
           s.users += out.users;
+          s.touched += out.touched;
           // A user line's copies in the other lanes are counted and reported by its first lane only.
           const copies = new Set(lines.filter((l) => l.copy).map((l) => l.n));
           const bad = new Set(out.rejected.map((r) => r.line));

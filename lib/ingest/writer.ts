@@ -31,6 +31,8 @@ export interface BatchOutcome {
   trades: number;
   markets: number;
   users: number;
+  /** Markets whose totals the batch's transactions revisited (the work of a batch grows with them, docs/ingest.md "What a batch costs"). */
+  touched: number;
   /** Transactions committed (more than one when the database rejected a line and the batch was split). */
   commits: number;
 }
@@ -120,7 +122,7 @@ export class IngestWriter {
 
   /** Writes a batch: returns the rejected lines (with line numbers) and what landed. */
   async write(lines: Line[]): Promise<BatchOutcome> {
-    const out: BatchOutcome = { rejected: [], accepted: 0, orders: 0, trades: 0, markets: 0, users: 0, commits: 0 };
+    const out: BatchOutcome = { rejected: [], accepted: 0, orders: 0, trades: 0, markets: 0, users: 0, touched: 0, commits: 0 };
     await this.writeSplitting(lines, out);
     out.rejected.sort((a, b) => a.line - b.line);
     return out;
@@ -138,6 +140,7 @@ export class IngestWriter {
       out.trades += r.trades;
       out.markets += r.markets;
       out.users += r.users;
+      out.touched += r.touched;
       out.commits++;
     } catch (err) {
       // Only the database's refusals are a line's fault; anything else (a lost connection, a bug) stops the ingest.
@@ -376,5 +379,5 @@ async function writeRows(tx: Sql, users: IngestUser[], markets: IngestMarket[], 
        WHERE m.id = d.id
          AND (d.v <> 0 OR (m.external_source IS NULL AND m.total_liquidity IS DISTINCT FROM d.liq))`;
   }
-  return { users: nUsers, markets: marketIds.size, orders: nOrders, trades: nTrades, marketIds };
+  return { users: nUsers, markets: marketIds.size, orders: nOrders, trades: nTrades, touched: touched.size, marketIds };
 }
