@@ -60,13 +60,19 @@ describe("packJson / unpackJson", () => {
     expect(ratio).toBeLessThan(0.55);
   });
 
-  it("keeps what is not JSON data as its JSON text (a Date, anything with toJSON), exactly", () => {
+  it("packs what JSON.stringify makes of a Date or anything with toJSON, exactly", () => {
     const at = new Date(Date.UTC(2026, 10, 28));
-    const withDate = { at, nested: { also: at }, custom: { toJSON: () => "custom" } };
+    const withDate = { at, nested: { also: at }, custom: { toJSON: () => "custom" }, undone: { toJSON: () => undefined } };
     const packed = packJson(withDate);
     expect(unpackJson(packed)).toBe(JSON.stringify(withDate));
-    expect(packed.readUInt16LE(0)).toBe(0xffff);
-    expect(packed.toString("utf8", 2)).toBe(JSON.stringify(withDate));
+    expect(packed.readUInt16LE(0)).not.toBe(0xffff);
+    expect(() => packJson({ toJSON: () => undefined })).toThrow(TypeError);
+  });
+
+  it("cuts strings that look like JSON, escaped keys, nested arrays and every number form", () => {
+    roundTrips({ 'k"ey': 'v":[{', "back\\": '\\"', colon: ":", brackets: "[]{}", nested: [[1, [2]], [], [[]], [{ a: [] }]] });
+    roundTrips({ n: [-0.5, 1e21, -1.5e-7, 12345678901234567890, 0], m: -3, e: 2e-7, list: ["a,b", "c]d", 'e"f'], o: {} });
+    roundTrips({ a: [null, true, false, "x"], b: [{ c: "d" }, "e", 3], c: [[null]], d: null, e: true });
   });
 
   it("holds a shape once, however many values have it; its memory is stated", () => {

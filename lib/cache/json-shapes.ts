@@ -6,10 +6,12 @@
 // "List items as packed bytes"); unpacking a page of 20 costs about 0.15 ms, where a page's missing items (a third of
 // them) had cost the main thread ~0.5 ms to read and the database more.
 //
-// Exact by construction and checked: a value whose packed form does not unpack to its JSON.stringify
-// (a Date, anything with toJSON, a class instance) is kept as that JSON text itself. So are the values
-// of shapes past the table's bound: the table only grows (what it holds is tiny), and a producer of ever
-// new shapes must not grow it without end.
+// Exact by construction: the shape and the values are cut from JSON.stringify's own text (a Date, anything
+// with toJSON, is what that text says), and unpacking puts the same pieces back in order. Values of shapes
+// past the table's bound are kept as their JSON text: the table only grows (what it holds is tiny), and a
+// producer of ever new shapes must not grow it without end. Cutting the text costs a list item about a
+// third of walking the value and checking the result against JSON.stringify, as this did before
+// (docs/performance.md "List items as packed bytes").
 import { shared } from "@/lib/process-state";
 import { flatString } from "./flat-string";
 
@@ -42,58 +44,97 @@ const table = () => shared<ShapeTable>("jsonShapes", () => ({ ids: new Map(), sh
  * An array of plain values (tags, a list of names) is one value: its JSON text.
  */
 export function packJson(value: object): Buffer {
-  const text = JSON.stringify(value);
-  const pieces: string[] = [];
-  const values: string[] = [];
-  let piece = "";
-  const walk = (x: unknown) => {
-    if (x === null || typeof x === "boolean" || (typeof x === "number" && !Number.isFinite(x))) piece += JSON.stringify(x);
-    else if (typeof x === "number") {
-      pieces.push(piece);
-      values.push(String(x));
-      piece = "";
-    } else if (typeof x === "string") {
-      pieces.push(`${piece}"`);
-      values.push(JSON.stringify(x).slice(1, -1));
-      piece = '"';
-    } else if (Array.isArray(x)) {
-      if (x.every((e) => e === null || typeof e !== "object")) {
-        pieces.push(piece);
-        values.push(JSON.stringify(x));
-        piece = "";
-        return;
-      }
-      piece += "[";
-      x.forEach((e, i) => {
-        if (i) piece += ",";
-        walk(e);
-      });
-      piece += "]";
-    } else if (typeof x === "object") {
-      piece += "{";
-      let first = true;
-      for (const [k, v] of Object.entries(x)) {
-        if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
-        piece += `${first ? "" : ","}${JSON.stringify(k)}:`;
-        first = false;
-        walk(v);
-      }
-      piece += "}";
-    }
-    // Anything else (undefined, a function inside an array) is not JSON data: the check below keeps the text.
-  };
-  walk(value);
-  pieces.push(piece);
+  const text = JSON.stringify(value) as string | undefined;
+  if (text === undefined) throw new TypeError("packJson: the value has no JSON text");
+  const { pieces, values } = cut(text);
   const rest = values.join("\0");
   const { ids, shapes } = table();
-  const key = pieces.join("\0"); // no piece holds a zero character: keys are JSON-escaped
+  const key = pieces.join("\0"); // no piece holds a zero character: JSON escapes U+0000
   const known = ids.get(key);
-  if (known !== undefined) return joined(shapes[known].pieces, rest) === text ? withId(known, rest) : withId(RAW, text);
-  // A shape is kept only once a value of it unpacks to its text.
-  if (shapes.length >= MAX_SHAPES || joined(pieces, rest) !== text) return withId(RAW, text);
+  if (known !== undefined) return withId(known, rest);
+  if (shapes.length >= MAX_SHAPES) return withId(RAW, text);
   ids.set(key, shapes.length);
   shapes.push({ pieces: pieces.map(flatString), chars: key.length });
   return withId(shapes.length - 1, rest);
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const COMMA = 0x2c;
+const MINUS = 0x2d;
+
+/** The index of the quote that ends the JSON string opened at `open`. */
+function stringEnd(text: string, open: number): number {
+  let i = open + 1;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c === BACKSLASH) i += 2;
+    else if (c === QUOTE) return i;
+    else i++;
+  }
+}
+
+/**
+ * A JSON text (JSON.stringify's: no whitespace) cut into its shape and its values, in order, so that
+ * pieces[0] + values[0] + pieces[1] + … is the text itself: a string that is not a key is a value (its
+ * contents; its quotes stay with the pieces), a number is a value, and so is an array holding no object
+ * or array (its whole text); keys, punctuation, true, false and null are the shape's.
+ */
+function cut(text: string): { pieces: string[]; values: string[] } {
+  const pieces: string[] = [];
+  const values: string[] = [];
+  let from = 0; // where the current piece began
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = stringEnd(text, i);
+      if (text.charCodeAt(end + 1) === COLON) {
+        i = end + 2; // a key: the shape's
+        continue;
+      }
+      pieces.push(text.slice(from, i + 1));
+      values.push(text.slice(i + 1, end));
+      from = end;
+      i = end + 1;
+    } else if (c === MINUS || (c >= 0x30 && c <= 0x39)) {
+      let end = i + 1;
+      for (let d = text.charCodeAt(end); end < n && d !== COMMA && d !== CLOSE_OBJECT && d !== CLOSE_ARRAY; d = text.charCodeAt(++end));
+      pieces.push(text.slice(from, i));
+      values.push(text.slice(i, end));
+      from = end;
+      i = end;
+    } else if (c === OPEN_ARRAY) {
+      // An array of plain values is one value; one that holds an object or an array is walked into.
+      let j = i + 1;
+      let flat = true;
+      for (;;) {
+        const d = text.charCodeAt(j);
+        if (d === QUOTE) j = stringEnd(text, j) + 1;
+        else if (d === OPEN_OBJECT || d === OPEN_ARRAY) {
+          flat = false;
+          break;
+        } else if (d === CLOSE_ARRAY) break;
+        else j++;
+      }
+      if (!flat) {
+        i++;
+        continue;
+      }
+      pieces.push(text.slice(from, i));
+      values.push(text.slice(i, j + 1));
+      from = j + 1;
+      i = j + 1;
+    } else i++;
+  }
+  pieces.push(text.slice(from));
+  return { pieces, values };
 }
 
 function withId(id: number, rest: string): Buffer {
@@ -132,12 +173,6 @@ function pushPieces(pieces: readonly string[], rest: string, out: string[]) {
     out.push(rest.slice(at, end), pieces[i]);
     at = end + 1;
   }
-}
-
-function joined(pieces: readonly string[], rest: string): string {
-  const out: string[] = [];
-  pushPieces(pieces, rest, out);
-  return out.join("");
 }
 
 /** The shapes held, and the memory they take (characters of their pieces, twice for the table's key and pieces). */
