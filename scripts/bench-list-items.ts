@@ -40,7 +40,9 @@ try {
       }
     });
     const kept = packed.reduce((n, p) => n + p.length, 0) / bytes;
-    console.log(`round ${r}: JSON.stringify ${floor} µs/item; packJson ${pack} µs/item (kept ${(kept * 100).toFixed(0)} % of the JSON); unpacked into pages of 20 ${unpack} µs/item`);
+    console.log(
+      `round ${r}: JSON.stringify ${floor} µs/item; packJson ${pack} µs/item (kept ${(kept * 100).toFixed(0)} % of the JSON); unpacked into pages of 20 ${unpack} µs/item`,
+    );
   }
 } finally {
   await sql.end({ timeout: 5 });
